@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# mm-tiering: out-of-tree build (Kbuild does the kernel side) and the
+# project's commands.  `make` builds against the running kernel's headers, or
+# KDIR=<kernel build dir>.
+ifneq ($(KERNELRELEASE),)
+include $(src)/Kbuild
+else
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+PWD := $(shell pwd)
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(PWD) modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || \
+		rm -rf *.o *.ko *.mod* .*.cmd modules.order Module.symvers \
+		mm-tiering/*.o mm-tiering/.*.cmd
+	rm -rf build
+
+# Provision the cached toolchain, kernel and QEMU (see scripts/provision.sh).
+provision:
+	bash scripts/provision.sh all
+
+# Build through DKMS inside the trixie root against Debian's headers.
+dkms:
+	bash scripts/build-dkms.sh
+
+# Boot Debian's kernel in QEMU (DRAM + CXL-like node) and show pages moving.
+demo:
+	bash scripts/demo.sh
+
+# Everything: build, DKMS install, QEMU scenarios, KUnit; ends with
+# "N passed, N failed".
+check:
+	bash scripts/check.sh
+
+# KUnit tests of the pure logic in a UML kernel built from linux-source.
+kunit:
+	bash scripts/kunit.sh
+
+checkpatch:
+	bash scripts/checkpatch.sh
+
+.PHONY: all modules clean provision dkms demo check kunit checkpatch
+endif

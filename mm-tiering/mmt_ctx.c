@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm_tiering: one DAMON context per memory node.
+ *
+ * An upper-tier node gets a DAMOS_MIGRATE_COLD scheme that demotes its
+ * unaccessed pages to its demotion target while the node's free memory is
+ * below demote_target_free_bp.  A lower-tier node gets a DAMOS_MIGRATE_HOT
+ * scheme that promotes its accessed pages to its promotion target while that
+ * target's used memory is below promote_target_used_bp.  This is the
+ * TPP-DAMON recipe of samples/damon/mtier.c, for any number of nodes.
+ */
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/numa.h>
+
+#include "mmt_compat.h"
+#include "mmt_ctx.h"
+#include "mmt_damon.h"
+
+static const struct damon_attrs mmt_attrs = {
+	.sample_interval = 5 * USEC_PER_MSEC,
+	.aggr_interval = 100 * USEC_PER_MSEC,
+	.ops_update_interval = 1 * USEC_PER_SEC,
+	/*
+	 * Auto-tune sampling and aggregation intervals aiming at 4 % observed
+	 * accesses within 3 aggregations, sampling in [5 ms, 10 s]: the seed
+	 * recipe's --monitoring_intervals_goal 4% 3 5ms 10s.
+	 */
+	.intervals_goal = {
+		.access_bp = 400,
+		.aggrs = 3,
+		.min_sample_us = 5 * USEC_PER_MSEC,
+		.max_sample_us = 10 * USEC_PER_SEC,
+	},
+	/*
+	 * At least 100 regions, so that one region spans at most 1 % of the
+	 * node.  With mtier's 10, a 1 GiB node has 100 MiB regions: the few
+	 * hot pages left among demoted cold ones are then almost never the
+	 * sampled page, and the last 2-10 % of a hot set stayed unpromoted.
+	 */
+	.min_nr_regions = 100,
+	.max_nr_regions = 1000,
+};
+
+static struct damos *mmt_new_scheme(bool promote, int target,
+				    const struct mmt_cfg *cfg)
+{
+	struct damos_access_pattern pattern = {
+		.min_sz_region = PAGE_SIZE,
+		.max_sz_region = ULONG_MAX,
+		/* promote what was accessed at all, demote what was not */
+		.min_nr_accesses = promote ? 1 : 0,
+		.max_nr_accesses = promote ? UINT_MAX : 0,
+		.min_age_region = 0,
+		.max_age_region = UINT_MAX,
+	};
+	struct damos_quota quota = {
+		/*
+		 * The budget is charged per 100 ms rather than per second, so
+		 * the on/off goal tuner overshoots a goal by at most a tenth
+		 * of a second's budget (20 MiB at 200 MiB/s).
+		 */
+		.reset_interval = MMT_QUOTA_INTERVAL_MS,
+		.sz = mmt_quota_bytes(cfg->quota_mb_per_s,
+				      MMT_QUOTA_INTERVAL_MS),
+		.weight_sz = 0,
+		.weight_nr_accesses = 100,
+		.weight_age = 100,
+	};
+	struct damos_watermarks wmarks = { .metric = DAMOS_WMARK_NONE };
+
+	/*
+	 * The TEMPORAL tuner runs the scheme at the full budget while the goal
+	 * is unmet and stops it once met; the default CONSIST tuner grows the
+	 * quota from one byte and moved nothing useful in 4 minutes here.
+	 */
+	mmt_quota_set_temporal(&quota);
+	return mmt_call(damon_new_scheme)(&pattern,
+			promote ? DAMOS_MIGRATE_HOT : DAMOS_MIGRATE_COLD,
+			MMT_QUOTA_INTERVAL_MS * USEC_PER_MSEC, &quota, &wmarks,
+			target);
+}
+
+/**
+ * mmt_node_goals() - effective goals of upper node @nid under @cfg.
+ *
+ * Reads the node's managed pages and zone high watermarks; the arithmetic
+ * and its reasons are in mmt_effective_goals().
+ */
+int mmt_node_goals(int nid, const struct mmt_cfg *cfg, struct mmt_goals *goals)
+{
+	pg_data_t *pgdat = NODE_DATA(nid);
+	u64 managed = 0, high = 0;
+	int z;
+
+	for (z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+
+		if (!populated_zone(zone))
+			continue;
+		managed += zone_managed_pages(zone);
+		high += high_wmark_pages(zone);
+	}
+	return mmt_effective_goals(cfg->promote_target_used_bp,
+				   cfg->demote_target_free_bp, managed, high,
+				   goals);
+}
+
+/**
+ * mmt_build_ctx() - a paddr DAMON context for node @nid, not started.
+ * @nid:	the memory node monitored (its whole physical span)
+ * @tier:	MMT_TIER_UPPER (demotes) or MMT_TIER_LOWER (promotes)
+ * @target:	node that pages migrate to
+ * @cfg:	validated inputs
+ *
+ * Return: the context, or NULL on allocation failure or an invalid node.
+ */
+struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
+				const struct mmt_cfg *cfg)
+{
+	bool promote = tier == MMT_TIER_LOWER;
+	struct damon_addr_range range;
+	struct damos_quota_goal *goal;
+	struct mmt_goals goals;
+	struct damos_filter *filter;
+	struct damon_target *t;
+	struct damon_attrs attrs;
+	struct damon_ctx *ctx;
+	struct damos *scheme;
+
+	if (nid < 0 || nid >= MMT_MAX_NODES || !node_state(nid, N_MEMORY) ||
+	    target < 0 || target >= MMT_MAX_NODES ||
+	    !node_state(target, N_MEMORY))
+		return NULL;
+	/* both goals are about the upper node of the pair */
+	if (mmt_node_goals(promote ? target : nid, cfg, &goals))
+		return NULL;
+
+	ctx = mmt_call(damon_new_ctx)();
+	if (!ctx)
+		return NULL;
+	attrs = mmt_attrs;
+	if (mmt_call(damon_set_attrs)(ctx, &attrs))
+		goto fail;
+	if (mmt_call(damon_select_ops)(ctx, DAMON_OPS_PADDR))
+		goto fail;
+
+	t = mmt_call(damon_new_target)();
+	if (!t)
+		goto fail;
+	mmt_call(damon_add_target)(ctx, t);
+	range.start = PFN_PHYS(node_start_pfn(nid));
+	range.end = PFN_PHYS(node_end_pfn(nid));
+	if (range.start >= range.end ||
+	    mmt_call(damon_set_regions)(t, &range, 1, DAMON_MIN_REGION_SZ))
+		goto fail;
+
+	scheme = mmt_new_scheme(promote, target, cfg);
+	if (!scheme)
+		goto fail;
+	mmt_call(damon_set_schemes)(ctx, &scheme, 1);
+
+	goal = mmt_call(damos_new_quota_goal)(promote ?
+			DAMOS_QUOTA_NODE_MEM_USED_BP :
+			DAMOS_QUOTA_NODE_MEM_FREE_BP,
+			promote ? goals.used_bp : goals.free_bp);
+	if (!goal)
+		goto fail;
+	/* promotion fills its target, demotion frees its own node */
+	goal->nid = promote ? target : nid;
+	mmt_call(damos_add_quota_goal)(&scheme->quota, goal);
+
+	/* promote only pages seen young, never demote a young page */
+	filter = mmt_call(damos_new_filter)(DAMOS_FILTER_TYPE_YOUNG, true,
+					    promote);
+	if (!filter)
+		goto fail;
+	mmt_call(damos_add_filter)(scheme, filter);
+	return ctx;
+fail:
+	mmt_call(damon_destroy_ctx)(ctx);
+	return NULL;
+}

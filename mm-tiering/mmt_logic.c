@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm_tiering pure logic: arithmetic, validation and tier planning.
+ *
+ * Every function here is a pure function of its arguments, so that it can be
+ * tested exhaustively by KUnit (kunit/) and reused unchanged by the module.
+ */
+#include <linux/errno.h>
+#include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+
+#include "mmt_logic.h"
+
+/**
+ * mmt_bp_of() - @part as basis points of @total, rounded down.
+ * @part:	the part, any value (parts above @total give more than 10000)
+ * @total:	the whole; zero is an error, never a division
+ * @bp:	result, saturated at ULONG_MAX
+ *
+ * Return: 0, or -EINVAL when @total is zero.
+ */
+int mmt_bp_of(u64 part, u64 total, unsigned long *bp)
+{
+	u64 q, r;
+
+	if (!total)
+		return -EINVAL;
+	q = div64_u64_rem(part, total, &r);
+	if (q > ULONG_MAX / MMT_BP_MAX) {
+		*bp = ULONG_MAX;
+		return 0;
+	}
+	/* r < total: the 128-bit product divided by total is below 10000 */
+	*bp = q * MMT_BP_MAX + mul_u64_u64_div_u64(r, MMT_BP_MAX, total);
+	return 0;
+}
+
+/**
+ * mmt_bp_apply() - @bp basis points of @total, rounded down, without overflow.
+ */
+u64 mmt_bp_apply(u64 total, unsigned long bp)
+{
+	u64 q = div64_u64(total, MMT_BP_MAX);
+	u64 r = total - q * MMT_BP_MAX;
+
+	if (bp > MMT_BP_MAX)
+		bp = MMT_BP_MAX;
+	return q * bp + div64_u64(r * bp, MMT_BP_MAX);
+}
+
+/**
+ * mmt_quota_bytes() - bytes allowed per @interval_ms by a @mb_per_s budget.
+ *
+ * Saturates at ULONG_MAX; at least one page (4096 bytes) when the budget is
+ * not zero, so that a small budget never rounds down to "no quota".
+ */
+u64 mmt_quota_bytes(unsigned long mb_per_s, unsigned long interval_ms)
+{
+	u64 per_s = (u64)mb_per_s << 20;
+	u64 b;
+
+	if (!mb_per_s || !interval_ms)
+		return 0;
+	if (per_s >> 20 != mb_per_s || per_s > U64_MAX / interval_ms)
+		return ULONG_MAX;
+	b = div64_u64(per_s * interval_ms, 1000);
+	if (b > ULONG_MAX)
+		return ULONG_MAX;
+	return b < 4096 ? 4096 : b;
+}
+
+/**
+ * mmt_effective_goals() - the goals an upper node can actually reach.
+ * @used_bp:		requested promotion goal (used memory of the node)
+ * @free_bp:		requested demotion goal (free memory of the node)
+ * @total_pages:	the node's managed pages; zero is an error
+ * @high_wmark_pages:	sum of the node's zone high watermarks
+ * @goals:		result
+ *
+ * The requested goals come from the TPP-DAMON recipe (99.7 % used, 0.5 %
+ * free), sized for nodes of hundreds of GiB.  On a small node the kernel's
+ * watermarks alone exceed 0.5 %: free memory never drops that low, so the
+ * demotion goal is always met, nothing is demoted, and promotion stalls when
+ * its allocations hit the watermark.  The free goal is therefore raised to
+ * the high watermark plus MMT_WMARK_HEADROOM_BP, and the used goal lowered by
+ * as much, keeping the overlap the user chose (used + free - 10000; 20 bp in
+ * the recipe) so that promotion and demotion do not stop each other.
+ *
+ * Example: a 1000 MiB node with a 48 MiB high watermark (480 bp): free
+ * 50 -> 580 bp, used 9970 -> 9440 bp (10000 - 580 + 20).
+ *
+ * Return: 0, or -EINVAL for a zero @total_pages or an invalid goal.
+ */
+int mmt_effective_goals(unsigned long used_bp, unsigned long free_bp,
+			u64 total_pages, u64 high_wmark_pages,
+			struct mmt_goals *goals)
+{
+	unsigned long wmark_bp, floor_bp;
+	long overlap;
+
+	if (mmt_check_bp(used_bp) || mmt_check_bp(free_bp) ||
+	    mmt_bp_of(high_wmark_pages, total_pages, &wmark_bp))
+		return -EINVAL;
+	overlap = (long)(used_bp + free_bp) - (long)MMT_BP_MAX;
+	floor_bp = wmark_bp + MMT_WMARK_HEADROOM_BP;
+	if (floor_bp > MMT_BP_MAX)
+		floor_bp = MMT_BP_MAX;
+	goals->raised = free_bp < floor_bp;
+	goals->free_bp = goals->raised ? floor_bp : free_bp;
+	if (goals->raised) {
+		long used = (long)MMT_BP_MAX - (long)goals->free_bp + overlap;
+
+		goals->used_bp = clamp(used, 1L, (long)used_bp);
+	} else {
+		goals->used_bp = used_bp;
+	}
+	return 0;
+}
+
+/**
+ * mmt_goal_score() - a quota goal's score in DAMOS's convention.
+ *
+ * DAMOS scores a goal as current * 10000 / target: 10000 means "on target",
+ * less means the scheme should do more, more means it overshoots.
+ *
+ * Return: 0, or -EINVAL for a zero @target (DAMOS would divide by it).
+ */
+int mmt_goal_score(unsigned long current_value, unsigned long target,
+		   unsigned long *score)
+{
+	return mmt_bp_of(current_value, target, score);
+}
+
+/**
+ * mmt_bw_shares() - split 10000 bp among nodes in proportion to bandwidth.
+ * @bw:		per-node bandwidth, any unit (HMAT read bandwidth in MB/s)
+ * @nr:		number of nodes, 1..MMT_MAX_NODES
+ * @share_bp:	result; sums to exactly 10000
+ *
+ * Each node gets floor(10000 * bw / sum); the few basis points that flooring
+ * leaves go one each to the fastest nodes (ties to the lower index).
+ * 72 and 26 GB/s give 7347 and 2653 bp.
+ *
+ * Return: 0; -EINVAL for a bad @nr or a sum that overflows; -ENODATA when a
+ * node's bandwidth is unknown (zero): shares must then come from elsewhere.
+ */
+int mmt_bw_shares(const u64 *bw, int nr, unsigned long *share_bp)
+{
+	unsigned long left = MMT_BP_MAX;
+	bool given[MMT_MAX_NODES] = { };
+	u64 sum = 0;
+	int i;
+
+	if (nr < 1 || nr > MMT_MAX_NODES)
+		return -EINVAL;
+	for (i = 0; i < nr; i++) {
+		if (!bw[i])
+			return -ENODATA;
+		if (sum > U64_MAX - bw[i])
+			return -EINVAL;
+		sum += bw[i];
+	}
+	for (i = 0; i < nr; i++) {
+		mmt_bp_of(bw[i], sum, &share_bp[i]);
+		left -= share_bp[i];
+	}
+	while (left) {
+		int best = -1;
+
+		for (i = 0; i < nr; i++)
+			if (!given[i] && (best < 0 || bw[i] > bw[best]))
+				best = i;
+		given[best] = true;
+		share_bp[best]++;
+		left--;
+	}
+	return 0;
+}
+
+/* A basis-point target: 1..10000 (zero would be a divisor in DAMOS). */
+int mmt_check_bp(unsigned long bp)
+{
+	return bp >= 1 && bp <= MMT_BP_MAX ? 0 : -EINVAL;
+}
+
+/* A migration budget: 1..MMT_QUOTA_MB_MAX MiB/s. */
+int mmt_check_quota_mb(unsigned long mb_per_s)
+{
+	return mb_per_s >= 1 && mb_per_s <= MMT_QUOTA_MB_MAX ? 0 : -EINVAL;
+}
+
+/* Nearest node of @want tier to @from; ties go to the lowest node id. */
+static int mmt_nearest(const struct mmt_topo *topo,
+		       const struct mmt_plan *plan, int from, enum mmt_tier want)
+{
+	int nid, best = -1;
+
+	for (nid = 0; nid < MMT_MAX_NODES; nid++) {
+		if (plan->tier[nid] != want)
+			continue;
+		if (best < 0 || topo->dist[from][nid] < topo->dist[from][best])
+			best = nid;
+	}
+	return best;
+}
+
+/**
+ * mmt_plan_tiers() - split memory nodes into tiers and pick targets.
+ *
+ * Upper tier: memory nodes with CPUs.  Lower tier: memory nodes without.
+ * Each lower node promotes to its nearest upper node, each upper node demotes
+ * to its nearest lower node (by node distance, ties to the lowest id).
+ *
+ * Return: 0, or -EINVAL when no memory node has CPUs (nothing to promote to).
+ * A plan without lower nodes is valid: nr_lower is 0, every target -1.
+ */
+int mmt_plan_tiers(const struct mmt_topo *topo, struct mmt_plan *plan)
+{
+	int nid;
+
+	plan->nr_upper = 0;
+	plan->nr_lower = 0;
+	for (nid = 0; nid < MMT_MAX_NODES; nid++) {
+		plan->target[nid] = -1;
+		if (!topo->present[nid]) {
+			plan->tier[nid] = MMT_TIER_NONE;
+		} else if (topo->has_cpu[nid]) {
+			plan->tier[nid] = MMT_TIER_UPPER;
+			plan->nr_upper++;
+		} else {
+			plan->tier[nid] = MMT_TIER_LOWER;
+			plan->nr_lower++;
+		}
+	}
+	if (!plan->nr_upper)
+		return -EINVAL;
+	if (!plan->nr_lower)
+		return 0;
+	for (nid = 0; nid < MMT_MAX_NODES; nid++) {
+		if (plan->tier[nid] == MMT_TIER_UPPER)
+			plan->target[nid] = mmt_nearest(topo, plan, nid,
+							MMT_TIER_LOWER);
+		else if (plan->tier[nid] == MMT_TIER_LOWER)
+			plan->target[nid] = mmt_nearest(topo, plan, nid,
+							MMT_TIER_UPPER);
+	}
+	return 0;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mm_tiering pure logic: arithmetic, validation and tier planning.
+ *
+ * Nothing in here touches kernel state, allocates, or calls DAMON: the same
+ * source is compiled into the module and into the KUnit tests.
+ */
+#ifndef _MMT_LOGIC_H
+#define _MMT_LOGIC_H
+
+#include <linux/types.h>
+
+/* 10000 basis points make 100 %. */
+#define MMT_BP_MAX		10000UL
+
+/* Largest migration budget accepted, in MiB per second (1 TiB/s). */
+#define MMT_QUOTA_MB_MAX	(1UL << 20)
+
+/* Node ids handled by the planner; larger ids are rejected. */
+#define MMT_MAX_NODES		64
+
+int mmt_bp_of(u64 part, u64 total, unsigned long *bp);
+u64 mmt_bp_apply(u64 total, unsigned long bp);
+u64 mmt_quota_bytes(unsigned long mb_per_s, unsigned long interval_ms);
+
+/*
+ * Headroom kept above an upper node's high watermark by the demotion goal,
+ * in basis points of the node: 1 %.  Below the high watermark kswapd runs
+ * and GFP_NOWAIT promotion allocations start failing, so a free goal under
+ * it could never be reached by promotion nor triggered for demotion.
+ */
+#define MMT_WMARK_HEADROOM_BP	100UL
+
+/**
+ * struct mmt_goals - effective quota goals for one upper node.
+ * @free_bp:	demotion runs while the node's free memory is below this
+ * @used_bp:	promotion into the node runs while its used memory is below
+ * @raised:	@free_bp was raised above the requested value
+ */
+struct mmt_goals {
+	unsigned long free_bp;
+	unsigned long used_bp;
+	bool raised;
+};
+
+int mmt_effective_goals(unsigned long used_bp, unsigned long free_bp,
+			u64 total_pages, u64 high_wmark_pages,
+			struct mmt_goals *goals);
+
+int mmt_goal_score(unsigned long current_value, unsigned long target,
+		   unsigned long *score);
+int mmt_bw_shares(const u64 *bw, int nr, unsigned long *share_bp);
+
+int mmt_check_bp(unsigned long bp);
+int mmt_check_quota_mb(unsigned long mb_per_s);
+
+enum mmt_tier {
+	MMT_TIER_NONE,		/* not a memory node */
+	MMT_TIER_UPPER,		/* DRAM-like: has CPUs */
+	MMT_TIER_LOWER,		/* CXL-like: memory without CPUs */
+};
+
+/**
+ * struct mmt_topo - what the planner needs to know of the machine.
+ * @present:	node has memory (N_MEMORY)
+ * @has_cpu:	node has CPUs (N_CPU)
+ * @dist:	node_distance() table, by node id
+ */
+struct mmt_topo {
+	bool present[MMT_MAX_NODES];
+	bool has_cpu[MMT_MAX_NODES];
+	u8 dist[MMT_MAX_NODES][MMT_MAX_NODES];
+};
+
+/**
+ * struct mmt_plan - the tiering plan derived from a topology.
+ * @tier:	tier of each node id
+ * @target:	migration target of each node id: the promotion target of a
+ *		lower node, the demotion target of an upper node, or -1
+ * @nr_upper:	number of upper-tier nodes
+ * @nr_lower:	number of lower-tier nodes
+ */
+struct mmt_plan {
+	enum mmt_tier tier[MMT_MAX_NODES];
+	int target[MMT_MAX_NODES];
+	int nr_upper;
+	int nr_lower;
+};
+
+int mmt_plan_tiers(const struct mmt_topo *topo, struct mmt_plan *plan);
+
+#endif /* _MMT_LOGIC_H */

@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm_tiering: DAMON-based memory tiering for DRAM + CXL machines.
+ *
+ * On enable, the memory nodes are split into an upper tier (nodes with CPUs)
+ * and a lower tier (CPU-less nodes, such as CXL expanders), and one DAMON
+ * context per tiered node is started: upper nodes demote cold pages to their
+ * nearest lower node, lower nodes promote hot pages to their nearest upper
+ * node.  Module parameters are the control surface; changed inputs reach the
+ * running contexts through commit_inputs, all or nothing.
+ *
+ * Documentation/admin-guide.rst describes every parameter.
+ */
+#define pr_fmt(fmt) "mm_tiering: " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/nodemask.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/topology.h>
+
+#include "mmt_compat.h"
+#include "mmt_ctx.h"
+#include "mmt_damon.h"
+#include "mmt_logic.h"
+
+/* Per tiered node: its context and what its kdamond last reported. */
+struct mmt_node {
+	int nid;
+	enum mmt_tier tier;
+	int target;
+	struct damon_ctx *ctx;
+	struct damon_call_control report;
+	/* written by the kdamond, read by parameter getters; mmt_stat_lock */
+	struct damos_stat stat;
+	unsigned long esz;
+	unsigned long goal_current;
+	unsigned long goal_target;
+	unsigned long sample_us;
+	unsigned long aggr_us;
+	unsigned int nr_regions;
+};
+
+/* Serializes enable, disable and commit; protects the fields below. */
+static DEFINE_MUTEX(mmt_lock);
+static struct mmt_node *mmt_nodes;
+static int mmt_nr_nodes;
+static struct mmt_cfg mmt_running_cfg;
+static DEFINE_SPINLOCK(mmt_stat_lock);
+/* set once module_init() is past parameter parsing */
+static bool mmt_ready;
+
+/* Length of @val without its trailing newline, for messages. */
+static int mmt_len(const char *val)
+{
+	int len = strlen(val);
+
+	return len && val[len - 1] == '\n' ? len - 1 : len;
+}
+
+static int mmt_set_bp(const char *val, const struct kernel_param *kp)
+{
+	unsigned long v;
+
+	if (kstrtoul(val, 0, &v) || mmt_check_bp(v)) {
+		pr_warn("%s: invalid value '%.*s': need basis points 1..%lu; kept %lu\n",
+			kp->name, mmt_len(val), val, MMT_BP_MAX,
+			*(unsigned long *)kp->arg);
+		return -EINVAL;
+	}
+	*(unsigned long *)kp->arg = v;
+	return 0;
+}
+
+static int mmt_set_quota(const char *val, const struct kernel_param *kp)
+{
+	unsigned long v;
+
+	if (kstrtoul(val, 0, &v) || mmt_check_quota_mb(v)) {
+		pr_warn("%s: invalid value '%.*s': need MiB/s 1..%lu; kept %lu\n",
+			kp->name, mmt_len(val), val, MMT_QUOTA_MB_MAX,
+			*(unsigned long *)kp->arg);
+		return -EINVAL;
+	}
+	*(unsigned long *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops mmt_bp_ops = {
+	.set = mmt_set_bp,
+	.get = param_get_ulong,
+};
+
+static const struct kernel_param_ops mmt_quota_ops = {
+	.set = mmt_set_quota,
+	.get = param_get_ulong,
+};
+
+/*
+ * Promotion goal: the used memory of a promotion target node, in basis
+ * points.  Lower nodes promote hot pages while their target is below it.
+ * 1..10000, default 9970 (99.7 %, the TPP-DAMON recipe).
+ */
+static unsigned long promote_target_used_bp __read_mostly = 9970;
+module_param_cb(promote_target_used_bp, &mmt_bp_ops,
+		&promote_target_used_bp, 0600);
+MODULE_PARM_DESC(promote_target_used_bp,
+	"Promote while the target node's used memory is below this, in bp (default 9970)");
+
+/*
+ * Demotion goal: the free memory of an upper node, in basis points.  Upper
+ * nodes demote cold pages while their free memory is below it.  1..10000,
+ * default 50 (0.5 %, the TPP-DAMON recipe).
+ */
+static unsigned long demote_target_free_bp __read_mostly = 50;
+module_param_cb(demote_target_free_bp, &mmt_bp_ops,
+		&demote_target_free_bp, 0600);
+MODULE_PARM_DESC(demote_target_free_bp,
+	"Demote while the node's free memory is below this, in bp (default 50)");
+
+/*
+ * Migration budget of each scheme, in MiB per second, charged per 100 ms.
+ * 1..1048576, default 200.
+ */
+static unsigned long quota_mb_per_s __read_mostly = 200;
+module_param_cb(quota_mb_per_s, &mmt_quota_ops, &quota_mb_per_s, 0600);
+MODULE_PARM_DESC(quota_mb_per_s,
+	"Migration budget of each scheme in MiB/s (default 200)");
+
+static void mmt_inputs(struct mmt_cfg *cfg)
+{
+	cfg->promote_target_used_bp = promote_target_used_bp;
+	cfg->demote_target_free_bp = demote_target_free_bp;
+	cfg->quota_mb_per_s = quota_mb_per_s;
+}
+
+/* Runs in each kdamond after every sample: publish the scheme's state. */
+static int mmt_report_fn(void *data)
+{
+	struct mmt_node *n = data;
+	struct damos_quota_goal *g;
+	struct damon_target *t;
+	unsigned int nr = 0;
+	struct damos *s;
+
+	damon_for_each_target(t, n->ctx)
+		nr += t->nr_regions;
+	damon_for_each_scheme(s, n->ctx) {
+		spin_lock(&mmt_stat_lock);
+		n->sample_us = n->ctx->attrs.sample_interval;
+		n->aggr_us = n->ctx->attrs.aggr_interval;
+		n->nr_regions = nr;
+		n->stat = s->stat;
+		n->esz = s->quota.esz;
+		damos_for_each_quota_goal(g, &s->quota) {
+			n->goal_current = g->current_value;
+			n->goal_target = g->target_value;
+		}
+		spin_unlock(&mmt_stat_lock);
+	}
+	return 0;
+}
+
+static bool mmt_running(void)
+{
+	int i;
+
+	for (i = 0; i < mmt_nr_nodes; i++)
+		if (mmt_call(damon_is_running)(mmt_nodes[i].ctx))
+			return true;
+	return false;
+}
+
+/* Stop every context and free everything; mmt_lock held. */
+static void mmt_teardown(void)
+{
+	int i;
+
+	for (i = 0; i < mmt_nr_nodes; i++)
+		mmt_call(damon_stop)(&mmt_nodes[i].ctx, 1);
+	for (i = 0; i < mmt_nr_nodes; i++)
+		mmt_call(damon_destroy_ctx)(mmt_nodes[i].ctx);
+	kfree(mmt_nodes);
+	mmt_nodes = NULL;
+	mmt_nr_nodes = 0;
+}
+
+static int mmt_read_topology(struct mmt_plan *plan)
+{
+	struct mmt_topo *topo;
+	int nid, other, err;
+
+	topo = kzalloc_obj(*topo);
+	if (!topo)
+		return -ENOMEM;
+	for_each_node_state(nid, N_MEMORY) {
+		if (nid >= MMT_MAX_NODES) {
+			pr_warn("node %d ignored: ids from %d on are not supported\n",
+				nid, MMT_MAX_NODES);
+			continue;
+		}
+		topo->present[nid] = true;
+		topo->has_cpu[nid] = node_state(nid, N_CPU);
+		for_each_node_state(other, N_MEMORY)
+			if (other < MMT_MAX_NODES)
+				topo->dist[nid][other] = node_distance(nid,
+								       other);
+	}
+	err = mmt_plan_tiers(topo, plan);
+	kfree(topo);
+	if (err)
+		pr_err("no memory node has CPUs: nothing to promote to\n");
+	return err;
+}
+
+static void mmt_warn_neighbours(void)
+{
+	int mode = mmt_numa_balancing_mode();
+
+	if (mode > 0)
+		pr_warn("numa_balancing is %d: NUMA balancing also moves pages of CPU-less nodes and shares the accessed bits DAMON reads; set /proc/sys/kernel/numa_balancing to 0 for DAMON-only placement\n",
+			mode);
+}
+
+static void mmt_explain_goals(struct mmt_node *n, const struct mmt_cfg *cfg)
+{
+	struct mmt_goals g;
+
+	if (n->tier != MMT_TIER_UPPER || mmt_node_goals(n->nid, cfg, &g) ||
+	    !g.raised)
+		return;
+	pr_info("node %d: demote_target_free_bp=%lu is below the node's high watermark + %lu bp; using free %lu bp and used %lu bp\n",
+		n->nid, cfg->demote_target_free_bp, MMT_WMARK_HEADROOM_BP,
+		g.free_bp, g.used_bp);
+}
+
+static int mmt_start(void)
+{
+	struct damon_ctx **ctxs;
+	struct mmt_plan *plan;
+	struct mmt_cfg cfg;
+	int nid, i, err;
+
+	plan = kzalloc_obj(*plan);
+	if (!plan)
+		return -ENOMEM;
+	err = mmt_read_topology(plan);
+	if (err)
+		goto out_plan;
+	if (!plan->nr_lower) {
+		pr_info("no CPU-less memory node: no lower tier, nothing started\n");
+		err = -ENODEV;
+		goto out_plan;
+	}
+
+	err = -ENOMEM;
+	mmt_nodes = kcalloc(plan->nr_upper + plan->nr_lower,
+			    sizeof(*mmt_nodes), GFP_KERNEL);
+	ctxs = kcalloc(plan->nr_upper + plan->nr_lower, sizeof(*ctxs),
+		       GFP_KERNEL);
+	if (!mmt_nodes || !ctxs)
+		goto out_free;
+
+	mmt_inputs(&cfg);
+	for (nid = 0; nid < MMT_MAX_NODES; nid++) {
+		struct mmt_node *n;
+
+		if (plan->target[nid] < 0)
+			continue;
+		n = &mmt_nodes[mmt_nr_nodes];
+		n->nid = nid;
+		n->tier = plan->tier[nid];
+		n->target = plan->target[nid];
+		n->ctx = mmt_build_ctx(nid, n->tier, n->target, &cfg);
+		if (!n->ctx)
+			goto out_free;
+		ctxs[mmt_nr_nodes++] = n->ctx;
+		mmt_explain_goals(n, &cfg);
+	}
+
+	mmt_warn_neighbours();
+	err = mmt_call(damon_start)(ctxs, mmt_nr_nodes, false);
+	if (err == -EBUSY)
+		pr_err("DAMON is running exclusively for another user (Debian starts DAMON_STAT at boot); stop it first: echo N > /sys/module/damon_stat/parameters/enabled (or boot with damon_stat.enabled=N)\n");
+	else if (err)
+		pr_err("damon_start() failed: %d\n", err);
+	if (err)
+		goto out_free;
+
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = &mmt_nodes[i];
+
+		n->report.fn = mmt_report_fn;
+		n->report.data = n;
+		n->report.repeat = true;
+		mmt_call(damon_call)(n->ctx, &n->report);
+		pr_info("node %d (%s tier): %s to node %d, kdamond %d\n",
+			n->nid, n->tier == MMT_TIER_UPPER ? "upper" : "lower",
+			n->tier == MMT_TIER_UPPER ? "demoting cold pages" :
+			"promoting hot pages", n->target,
+			mmt_call(damon_kdamond_pid)(n->ctx));
+	}
+	mmt_running_cfg = cfg;
+	kfree(ctxs);
+	kfree(plan);
+	return 0;
+
+out_free:
+	kfree(ctxs);
+	mmt_teardown();
+out_plan:
+	kfree(plan);
+	return err;
+}
+
+static int mmt_turn(bool on)
+{
+	int err = 0;
+
+	mutex_lock(&mmt_lock);
+	if (on && mmt_nodes && mmt_running()) {
+		mutex_unlock(&mmt_lock);
+		return 0;
+	}
+	/* also reaps contexts whose kdamonds stopped by themselves */
+	if (mmt_nodes)
+		mmt_teardown();
+	if (on)
+		err = mmt_start();
+	else
+		pr_info("stopped\n");
+	mutex_unlock(&mmt_lock);
+	return err;
+}
+
+static bool enabled __read_mostly;
+
+static int mmt_enabled_store(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int err;
+
+	err = kstrtobool(val, &on);
+	if (err) {
+		pr_warn("enabled: invalid value '%.*s': need Y or N\n",
+			mmt_len(val), val);
+		return err;
+	}
+	enabled = on;
+	/* before module_init(): mm_tiering_init() acts on it */
+	if (!mmt_ready)
+		return 0;
+	return mmt_turn(on);
+}
+
+static int mmt_enabled_load(char *buffer, const struct kernel_param *kp)
+{
+	bool on;
+
+	mutex_lock(&mmt_lock);
+	on = mmt_running();
+	mutex_unlock(&mmt_lock);
+	return sprintf(buffer, "%c\n", on ? 'Y' : 'N');
+}
+
+static const struct kernel_param_ops mmt_enabled_ops = {
+	.set = mmt_enabled_store,
+	.get = mmt_enabled_load,
+};
+
+/*
+ * Start (Y) or stop (N) tiering.  Reads whether any context really runs.
+ */
+module_param_cb(enabled, &mmt_enabled_ops, &enabled, 0600);
+MODULE_PARM_DESC(enabled, "Enable or disable mm_tiering (default N)");
+
+struct mmt_commit {
+	struct mmt_node *n;
+	struct damon_ctx *src;
+};
+
+/*
+ * Runs in the kdamond: commit @src, keeping the auto-tuned intervals, and
+ * publish the new state at once.
+ */
+static int mmt_commit_fn(void *data)
+{
+	struct mmt_commit *c = data;
+	struct damon_ctx *ctx = c->n->ctx;
+	int err;
+
+	c->src->attrs.sample_interval = ctx->attrs.sample_interval;
+	c->src->attrs.aggr_interval = ctx->attrs.aggr_interval;
+	c->src->attrs.aggr_samples = 0;
+	err = mmt_call(damon_commit_ctx)(ctx, c->src);
+	mmt_report_fn(c->n);
+	return err;
+}
+
+/* Commit @cfg to the contexts [0, @nr); mmt_lock held. */
+static int mmt_commit_cfg(const struct mmt_cfg *cfg, int nr, int *done)
+{
+	struct damon_call_control control = { .fn = mmt_commit_fn };
+	struct mmt_commit c;
+	int err;
+
+	for (*done = 0; *done < nr; (*done)++) {
+		struct mmt_node *n = &mmt_nodes[*done];
+
+		c.n = n;
+		c.src = mmt_build_ctx(n->nid, n->tier, n->target, cfg);
+		if (!c.src)
+			return -ENOMEM;
+		control.data = &c;
+		err = mmt_call(damon_call)(n->ctx, &control);
+		mmt_call(damon_destroy_ctx)(c.src);
+		if (!err)
+			err = control.return_code;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int mmt_commit_inputs_store(const char *val,
+				   const struct kernel_param *kp)
+{
+	struct mmt_cfg cfg;
+	int err, done, undone;
+	bool req = true;
+
+	if (val && kstrtobool(val, &req)) {
+		pr_warn("commit_inputs: invalid value '%.*s': need Y\n",
+			mmt_len(val), val);
+		return -EINVAL;
+	}
+	if (!req)
+		return 0;
+
+	mutex_lock(&mmt_lock);
+	if (!mmt_nodes || !mmt_running()) {
+		mutex_unlock(&mmt_lock);
+		pr_info("commit_inputs: not running; inputs apply at the next enable\n");
+		return 0;
+	}
+	mmt_inputs(&cfg);
+	err = mmt_commit_cfg(&cfg, mmt_nr_nodes, &done);
+	if (err) {
+		/* put the contexts already updated back on the old inputs */
+		if (mmt_commit_cfg(&mmt_running_cfg, done, &undone))
+			pr_err("commit_inputs: rollback failed after node %d\n",
+			       mmt_nodes[undone].nid);
+		pr_warn("commit_inputs: failed (%d) on node %d; the running configuration is unchanged\n",
+			err, mmt_nodes[done].nid);
+	} else {
+		mmt_running_cfg = cfg;
+		pr_info("commit_inputs: used_bp=%lu free_bp=%lu quota=%lu MiB/s\n",
+			cfg.promote_target_used_bp, cfg.demote_target_free_bp,
+			cfg.quota_mb_per_s);
+	}
+	mutex_unlock(&mmt_lock);
+	return err;
+}
+
+static bool commit_inputs;
+
+static const struct kernel_param_ops mmt_commit_ops = {
+	.flags = KERNEL_PARAM_OPS_FL_NOARG,
+	.set = mmt_commit_inputs_store,
+	.get = param_get_bool,
+};
+
+/*
+ * Writing Y applies the current input parameters to the running contexts,
+ * all of them or none; the error, if any, is returned to the writer.
+ */
+module_param_cb(commit_inputs, &mmt_commit_ops, &commit_inputs, 0600);
+MODULE_PARM_DESC(commit_inputs, "Write Y to apply changed parameters online");
+
+/* Read-only outputs: one "nid:value" pair per tiered node. */
+enum mmt_out {
+	MMT_OUT_PIDS,
+	MMT_OUT_PROMOTED,
+	MMT_OUT_DEMOTED,
+	MMT_OUT_TRIED,
+	MMT_OUT_FAILED,
+};
+
+static long mmt_out_value(struct mmt_node *n, enum mmt_out what)
+{
+	switch (what) {
+	case MMT_OUT_PIDS:
+		return mmt_call(damon_kdamond_pid)(n->ctx);
+	case MMT_OUT_PROMOTED:
+		return n->tier == MMT_TIER_LOWER ? n->stat.sz_applied : 0;
+	case MMT_OUT_DEMOTED:
+		return n->tier == MMT_TIER_UPPER ? n->stat.sz_applied : 0;
+	case MMT_OUT_TRIED:
+		return n->stat.sz_tried;
+	case MMT_OUT_FAILED:
+		/* passed the filters but did not move */
+		if (n->stat.sz_ops_filter_passed < n->stat.sz_applied)
+			return 0;
+		return n->stat.sz_ops_filter_passed - n->stat.sz_applied;
+	}
+	return 0;
+}
+
+static int mmt_out_get(char *buf, const struct kernel_param *kp)
+{
+	enum mmt_out what = (enum mmt_out)(unsigned long)kp->arg;
+	int i, len = 0;
+
+	mutex_lock(&mmt_lock);
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = &mmt_nodes[i];
+		long v;
+
+		if (what == MMT_OUT_PIDS) {
+			v = mmt_out_value(n, what);
+		} else {
+			spin_lock(&mmt_stat_lock);
+			v = mmt_out_value(n, what);
+			spin_unlock(&mmt_stat_lock);
+		}
+		len += scnprintf(buf + len, PAGE_SIZE - len, "%s%d:%ld",
+				 i ? " " : "", n->nid, v);
+	}
+	mutex_unlock(&mmt_lock);
+	len += scnprintf(buf + len, PAGE_SIZE - len, "\n");
+	return len;
+}
+
+static const struct kernel_param_ops mmt_out_ops = {
+	.get = mmt_out_get,
+};
+
+#define MMT_OUTPUT(name, what, desc)					\
+	module_param_cb(name, &mmt_out_ops, (void *)(what), 0400);	\
+	MODULE_PARM_DESC(name, desc)
+
+MMT_OUTPUT(kdamond_pids, MMT_OUT_PIDS,
+	   "nid:pid of each node's kdamond (-22 when not running)");
+MMT_OUTPUT(bytes_promoted, MMT_OUT_PROMOTED,
+	   "nid:bytes promoted out of each lower node since enable");
+MMT_OUTPUT(bytes_demoted, MMT_OUT_DEMOTED,
+	   "nid:bytes demoted out of each upper node since enable");
+MMT_OUTPUT(bytes_tried, MMT_OUT_TRIED,
+	   "nid:bytes of regions each node's scheme tried since enable");
+MMT_OUTPUT(bytes_failed, MMT_OUT_FAILED,
+	   "nid:bytes that passed the filters but did not migrate");
+
+static int mmt_status_get(char *buf, const struct kernel_param *kp)
+{
+	int i, len;
+
+	mutex_lock(&mmt_lock);
+	len = scnprintf(buf, PAGE_SIZE,
+			"running=%d used_bp=%lu free_bp=%lu quota=%lu\n",
+			mmt_running(), mmt_running_cfg.promote_target_used_bp,
+			mmt_running_cfg.demote_target_free_bp,
+			mmt_running_cfg.quota_mb_per_s);
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = &mmt_nodes[i];
+
+		spin_lock(&mmt_stat_lock);
+		len += scnprintf(buf + len, PAGE_SIZE - len,
+				 "node=%d tier=%s action=%s target=%d goal=%s goal_target=%lu goal_current=%lu esz=%lu sample_us=%lu aggr_us=%lu nr_regions=%u\n",
+				 n->nid,
+				 n->tier == MMT_TIER_UPPER ? "upper" : "lower",
+				 n->tier == MMT_TIER_UPPER ? "demote" :
+				 "promote", n->target,
+				 n->tier == MMT_TIER_UPPER ? "free_bp" :
+				 "used_bp", n->goal_target, n->goal_current,
+				 n->esz, n->sample_us, n->aggr_us,
+				 n->nr_regions);
+		spin_unlock(&mmt_stat_lock);
+	}
+	mutex_unlock(&mmt_lock);
+	return len;
+}
+
+static const struct kernel_param_ops mmt_status_ops = {
+	.get = mmt_status_get,
+};
+
+/*
+ * What runs, one line per node, with the goal values DAMON last measured.
+ */
+module_param_cb(status, &mmt_status_ops, NULL, 0400);
+MODULE_PARM_DESC(status, "Running configuration and per-node state");
+
+static int __init mm_tiering_init(void)
+{
+	int err;
+
+	err = mmt_damon_resolve();
+	if (err)
+		return err;
+	if (!mmt_call(damon_initialized)()) {
+		pr_err("DAMON is not initialized\n");
+		return -ENOMEM;
+	}
+	mmt_ready = true;
+	if (!enabled)
+		return 0;
+	err = mmt_turn(true);
+	/* no lower tier: loaded, said so, nothing started */
+	if (err == -ENODEV)
+		err = 0;
+	if (err)
+		mmt_ready = false;
+	return err;
+}
+
+static void __exit mm_tiering_exit(void)
+{
+	mutex_lock(&mmt_lock);
+	if (mmt_nodes)
+		mmt_teardown();
+	mutex_unlock(&mmt_lock);
+}
+
+module_init(mm_tiering_init);
+module_exit(mm_tiering_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("mm-tiering developers");
+MODULE_DESCRIPTION("DAMON-based memory tiering for DRAM + CXL machines");
