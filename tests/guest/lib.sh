@@ -1,0 +1,56 @@
+# Shared helpers of the guest scenario scripts (busybox sh).
+P=/sys/module/mm_tiering/parameters
+
+# plan N: this script reports N results; the host counts missing ones failed.
+plan() { echo "MMT-PLAN $1"; }
+pass() { n=$1; shift; echo "MMT-TEST PASS $n $*"; }
+fail() { n=$1; shift; echo "MMT-TEST FAIL $n $*"; }
+# check NAME CONDITION-STATUS DETAIL: pass when the previous command succeeded
+check() { if [ "$2" -eq 0 ]; then pass "$1" "$3"; else fail "$1" "$3"; fi; }
+info() { echo "MMT-INFO $*"; }
+
+# DAMON-only placement: DAMON_STAT off (it starts exclusively), no NUMA
+# balancing (it would promote by itself), no proactive compaction and no THP
+# (they migrate pages too, and pgmigrate_success would count them).
+quiet_neighbours() {
+	echo N > /sys/module/damon_stat/parameters/enabled
+	echo 0 > /proc/sys/kernel/numa_balancing
+	echo 0 > /proc/sys/vm/compaction_proactiveness
+	echo never > /sys/kernel/mm/transparent_hugepage/enabled
+}
+
+vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+
+# node_bp NODE FIELD: FIELD of the node's meminfo in bp of its MemTotal
+node_bp() {
+	awk -v f="$2:" '$3 == "MemTotal:" { t = $4 } $3 == f { v = $4 }
+		END { printf "%d\n", v * 10000 / t }' \
+		"/sys/devices/system/node/node$1/meminfo"
+}
+
+# param_node PARAM NID: the value for NID of a "nid:value ..." parameter
+param_node() { tr ' ' '\n' < "$P/$1" | awk -F: -v n="$2" '$1 == n { print $2 }'; }
+
+# status_field NID FIELD: FIELD=value of NID's line of the status parameter
+status_field() {
+	awk -v n="node=$1" -v f="$2" '$1 == n {
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$P/status"
+}
+
+# kdamonds: pids of all kdamond threads, one a line
+kdamonds() {
+	for d in /proc/[0-9]*; do
+		case "$(cat "$d/comm" 2>/dev/null)" in
+		kdamond*) echo "${d#/proc/}" ;;
+		esac
+	done
+}
+
+wait_line() { # wait_line PATTERN FILE TIMEOUT_S
+	i=0
+	while ! grep -q "$1" "$2" 2>/dev/null; do
+		i=$((i + 1)); [ $i -gt $(($3 * 10)) ] && return 1; sleep 0.1
+	done
+}
+
+dmesg_clean() { ! dmesg | grep -E 'WARNING|BUG|Oops|Call Trace|general protection'; }

@@ -1,0 +1,94 @@
+#!/bin/sh
+# Scenario 6 and the modprobe line: every bad write is rejected with an
+# error, reads back unchanged, and the running contexts keep their values;
+# bad values on the modprobe line fail the load without starting anything;
+# a good commit_inputs takes effect online; rmmod while enabled is clean.
+. /mmt/lib.sh
+plan 9
+quiet_neighbours
+
+# bad values on the modprobe line: clean refusal, nothing started
+bad_load=0
+for a in quota_mb_per_s=0 promote_target_used_bp=10001 demote_target_free_bp=-1 \
+	 promote_target_used_bp=abc quota_mb_per_s=1048577 enabled=maybe; do
+	if modprobe mm_tiering enabled=Y "$a" 2>/dev/null ||
+	   grep -q '^mm_tiering ' /proc/modules || [ -n "$(kdamonds)" ]; then
+		info "modprobe with $a was not refused cleanly"
+		bad_load=1
+		rmmod mm_tiering 2>/dev/null
+	fi
+done
+[ $bad_load -eq 0 ]
+check modprobe_bad_values_refused $? "6 bad modprobe lines: load failed, no kdamond"
+
+# a symbol that cannot be resolved: the load is refused, the symbol named
+modprobe mm_tiering require_symbol=mmt_no_such_symbol 2>/dev/null
+rc=$?
+[ $rc -ne 0 ] && ! grep -q '^mm_tiering ' /proc/modules &&
+	dmesg | grep -q 'cannot resolve required symbol mmt_no_such_symbol'
+check missing_symbol_refused $? "rc=$rc: $(dmesg | grep 'symbol(s) missing' | tail -1 | cut -c1-110)"
+
+modprobe mm_tiering enabled=Y quota_mb_per_s=150
+check modprobe_good_values $? "enabled=$(cat $P/enabled) quota=$(cat $P/quota_mb_per_s)"
+g0=$(status_field 0 goal_target); g1=$(status_field 1 goal_target)
+
+# the corpus: PARAM VALUE pairs that must each fail
+nbad=0; nok=0
+while read -r p v; do
+	[ -z "$p" ] && continue
+	old=$(cat "$P/$p")
+	if echo "$v" > "$P/$p" 2>/dev/null; then
+		info "accepted: $p='$v'"; nbad=$((nbad + 1))
+	elif [ "$(cat "$P/$p")" != "$old" ]; then
+		info "changed on error: $p='$v' $old -> $(cat "$P/$p")"; nbad=$((nbad + 1))
+	else
+		nok=$((nok + 1))
+	fi
+done <<'CORPUS'
+promote_target_used_bp 0
+promote_target_used_bp 10001
+promote_target_used_bp -5
+promote_target_used_bp abc
+promote_target_used_bp 99999999999999999999999
+promote_target_used_bp 12abc
+promote_target_used_bp 
+demote_target_free_bp 0
+demote_target_free_bp 20000
+demote_target_free_bp 0x
+demote_target_free_bp 1.5
+quota_mb_per_s 0
+quota_mb_per_s 1048577
+quota_mb_per_s -1
+quota_mb_per_s ten
+enabled maybe
+enabled 2
+commit_inputs maybe
+CORPUS
+[ $nbad -eq 0 ] && [ $nok -eq 18 ]
+check bad_writes_rejected $? "$nok of 18 bad writes rejected and read back unchanged"
+dmesg | grep -q "mm_tiering: quota_mb_per_s: invalid value 'ten'"
+check bad_writes_explained $? "$(dmesg | grep 'invalid value' | tail -1 | cut -c1-100)"
+
+# read-only outputs refuse writes
+echo 5 > $P/bytes_promoted 2>/dev/null
+[ $? -ne 0 ]
+check readonly_outputs $? "bytes_promoted is read-only"
+
+echo Y > $P/commit_inputs
+[ "$(cat $P/enabled)" = Y ] && [ "$(status_field 0 goal_target)" = "$g0" ] &&
+	[ "$(status_field 1 goal_target)" = "$g1" ] &&
+	head -1 $P/status | grep -q 'quota=150$'
+check running_config_kept $? "after the corpus and a commit: $(head -1 $P/status)"
+
+# a good change applies online, without restart
+pids=$(cat $P/kdamond_pids)
+echo 7000 > $P/promote_target_used_bp && echo 1000 > $P/demote_target_free_bp &&
+	echo 80 > $P/quota_mb_per_s && echo Y > $P/commit_inputs
+rc=$?
+[ $rc -eq 0 ] && [ "$(status_field 0 goal_target)" = 1000 ] &&
+	[ "$(status_field 1 goal_target)" = 7000 ] && [ "$(cat $P/kdamond_pids)" = "$pids" ] &&
+	head -1 $P/status | grep -q 'quota=80'
+check commit_applies_online $? "rc=$rc node0 free goal $(status_field 0 goal_target) node1 used goal $(status_field 1 goal_target) pids $pids -> $(cat $P/kdamond_pids)"
+
+rmmod mm_tiering && [ -z "$(kdamonds)" ] && dmesg_clean > /dev/null
+check rmmod_while_enabled $? "rmmod while enabled: kdamonds left: $(kdamonds | wc -l)"
