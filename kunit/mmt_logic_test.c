@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of mm_tiering's pure logic (mm-tiering/mmt_logic.c).
+ *
+ * Built into a UML kernel by scripts/kunit.sh; see Documentation/testing.rst.
+ */
+#include <kunit/test.h>
+#include <linux/errno.h>
+#include <linux/limits.h>
+
+#include "mmt_logic.h"
+
+/* ---- basis-point arithmetic ---- */
+
+struct bp_of_case {
+	const char *desc;
+	u64 part, total;
+	int err;
+	unsigned long bp;
+};
+
+static const struct bp_of_case bp_of_cases[] = {
+	{ "zero part", 0, 100, 0, 0 },
+	{ "half", 50, 100, 0, 5000 },
+	{ "third rounds down", 1, 3, 0, 3333 },
+	{ "whole", 100, 100, 0, 10000 },
+	{ "double", 200, 100, 0, 20000 },
+	{ "zero total is an error", 5, 0, -EINVAL, 0 },
+	{ "zero over zero is an error", 0, 0, -EINVAL, 0 },
+	{ "u64 max over itself", U64_MAX, U64_MAX, 0, 10000 },
+	{ "half of u64 max", U64_MAX / 2, U64_MAX, 0, 4999 },
+	{ "one byte of u64 max", 1, U64_MAX, 0, 0 },
+	{ "saturates", U64_MAX, 1, 0, ULONG_MAX },
+	{ "1 GiB of 1 TiB", 1ULL << 30, 1ULL << 40, 0, 9 },
+	{ "remainder needs 128 bits", (1ULL << 62) + 7, 1ULL << 63, 0, 5000 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(bp_of, bp_of_cases, desc);
+
+static void mmt_bp_of_test(struct kunit *test)
+{
+	const struct bp_of_case *c = test->param_value;
+	unsigned long bp = 12345;
+
+	KUNIT_EXPECT_EQ(test, mmt_bp_of(c->part, c->total, &bp), c->err);
+	if (!c->err)
+		KUNIT_EXPECT_EQ(test, bp, c->bp);
+	else
+		KUNIT_EXPECT_EQ(test, bp, 12345UL);
+}
+
+struct bp_apply_case {
+	const char *desc;
+	u64 total;
+	unsigned long bp;
+	u64 want;
+};
+
+static const struct bp_apply_case bp_apply_cases[] = {
+	{ "recipe free goal of 10000", 10000, 50, 50 },
+	{ "99.7 % of 1 GiB", 1ULL << 30, 9970, 1070520598 },
+	{ "all of u64 max", U64_MAX, 10000, U64_MAX },
+	{ "half of u64 max", U64_MAX, 5000, U64_MAX / 2 },
+	{ "above 10000 clamps", 1000, 20000, 1000 },
+	{ "zero bp", 1ULL << 40, 0, 0 },
+	{ "small total rounds down", 3, 3333, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(bp_apply, bp_apply_cases, desc);
+
+static void mmt_bp_apply_test(struct kunit *test)
+{
+	const struct bp_apply_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, mmt_bp_apply(c->total, c->bp), c->want);
+}
+
+struct quota_case {
+	const char *desc;
+	unsigned long mb, ms;
+	u64 want;
+};
+
+static const struct quota_case quota_cases[] = {
+	{ "200 MiB/s per 100 ms", 200, 100, 20971520 },
+	{ "200 MiB/s per second", 200, 1000, 209715200 },
+	{ "tiny budget is one page", 1, 1, 4096 },
+	{ "zero budget", 0, 100, 0 },
+	{ "zero interval", 200, 0, 0 },
+	{ "largest budget per second", MMT_QUOTA_MB_MAX, 1000, 1ULL << 40 },
+	{ "overflow saturates", ULONG_MAX, ULONG_MAX, ULONG_MAX },
+	{ "shift overflow saturates", ULONG_MAX >> 10, 1, ULONG_MAX },
+};
+
+KUNIT_ARRAY_PARAM_DESC(quota, quota_cases, desc);
+
+static void mmt_quota_bytes_test(struct kunit *test)
+{
+	const struct quota_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, mmt_quota_bytes(c->mb, c->ms), c->want);
+}
+
+static void mmt_goal_score_test(struct kunit *test)
+{
+	unsigned long score;
+
+	KUNIT_EXPECT_EQ(test, mmt_goal_score(50, 50, &score), 0);
+	KUNIT_EXPECT_EQ(test, score, 10000UL);
+	KUNIT_EXPECT_EQ(test, mmt_goal_score(25, 50, &score), 0);
+	KUNIT_EXPECT_EQ(test, score, 5000UL);
+	KUNIT_EXPECT_EQ(test, mmt_goal_score(9970, 9970, &score), 0);
+	KUNIT_EXPECT_EQ(test, score, 10000UL);
+	KUNIT_EXPECT_EQ(test, mmt_goal_score(10000, 50, &score), 0);
+	KUNIT_EXPECT_EQ(test, score, 2000000UL);
+	KUNIT_EXPECT_EQ(test, mmt_goal_score(1, 0, &score), -EINVAL);
+}
+
+/* ---- parameter validation ---- */
+
+static void mmt_check_bp_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mmt_check_bp(0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_check_bp(1), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_bp(50), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_bp(10000), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_bp(10001), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_check_bp(ULONG_MAX), -EINVAL);
+}
+
+static void mmt_check_quota_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mmt_check_quota_mb(0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_check_quota_mb(1), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_quota_mb(200), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_quota_mb(MMT_QUOTA_MB_MAX), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_quota_mb(MMT_QUOTA_MB_MAX + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_check_quota_mb(ULONG_MAX), -EINVAL);
+}
+
+/* ---- effective goals ---- */
+
+struct goals_case {
+	const char *desc;
+	unsigned long used, free;
+	u64 total, high;
+	int err;
+	unsigned long want_free, want_used;
+	bool raised;
+};
+
+static const struct goals_case goals_cases[] = {
+	{ "recipe on a 1000-page node, 48-page watermark", 9970, 50, 1000, 48,
+	  0, 580, 9440, true },
+	{ "recipe on a node with a tiny watermark", 9970, 200, 1000000, 10,
+	  0, 200, 9970, false },
+	{ "goal exactly at the floor is kept", 9970, 150, 10000, 50,
+	  0, 150, 9970, false },
+	{ "user gap is kept", 9000, 50, 1000, 48, 0, 580, 8470, true },
+	{ "watermark above the node clamps", 9970, 50, 100, 200, 0, 10000, 20,
+	  true },
+	{ "used never below 1", 100, 50, 100, 200, 0, 10000, 1, true },
+	{ "zero total", 9970, 50, 0, 0, -EINVAL, 0, 0, false },
+	{ "zero used goal", 0, 50, 1000, 10, -EINVAL, 0, 0, false },
+	{ "free goal above 10000", 9970, 10001, 1000, 10, -EINVAL, 0, 0, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(goals, goals_cases, desc);
+
+static void mmt_effective_goals_test(struct kunit *test)
+{
+	const struct goals_case *c = test->param_value;
+	struct mmt_goals g;
+
+	KUNIT_ASSERT_EQ(test, mmt_effective_goals(c->used, c->free, c->total,
+						  c->high, &g), c->err);
+	if (c->err)
+		return;
+	KUNIT_EXPECT_EQ(test, g.free_bp, c->want_free);
+	KUNIT_EXPECT_EQ(test, g.used_bp, c->want_used);
+	KUNIT_EXPECT_EQ(test, g.raised, c->raised);
+}
+
+/* ---- bandwidth shares ---- */
+
+static void mmt_bw_shares_test(struct kunit *test)
+{
+	u64 dram_cxl[] = { 72000, 26000 };
+	u64 three[] = { 1, 1, 1 };
+	u64 unknown[] = { 72000, 0 };
+	u64 huge[] = { U64_MAX, 1 };
+	u64 one[] = { 5 };
+	unsigned long s[3];
+
+	KUNIT_EXPECT_EQ(test, mmt_bw_shares(dram_cxl, 2, s), 0);
+	KUNIT_EXPECT_EQ(test, s[0], 7347UL);
+	KUNIT_EXPECT_EQ(test, s[1], 2653UL);
+	KUNIT_EXPECT_EQ(test, mmt_bw_shares(three, 3, s), 0);
+	KUNIT_EXPECT_EQ(test, s[0], 3334UL);
+	KUNIT_EXPECT_EQ(test, s[1], 3333UL);
+	KUNIT_EXPECT_EQ(test, s[2], 3333UL);
+	KUNIT_EXPECT_EQ(test, mmt_bw_shares(one, 1, s), 0);
+	KUNIT_EXPECT_EQ(test, s[0], 10000UL);
+	KUNIT_EXPECT_EQ(test, mmt_bw_shares(unknown, 2, s), -ENODATA);
+	KUNIT_EXPECT_EQ(test, mmt_bw_shares(huge, 2, s), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_bw_shares(one, 0, s), -EINVAL);
+}
+
+/* ---- tier planning ---- */
+
+struct topo_case {
+	const char *desc;
+	int nr;				/* nodes 0..nr-1 unless sparse */
+	const char *cpus;		/* per node: 'c' CPUs, 'm' memory only, '-' none */
+	const u8 (*dist)[8];		/* distances, NULL: 10 local, 20 remote */
+	int err;
+	const int *want_target;		/* per node */
+	int nr_upper, nr_lower;
+};
+
+static const u8 two_socket[8][8] = {
+	/* nodes 0,1: sockets; 2: CXL on socket 0; 3: CXL on socket 1 */
+	{ 10, 21, 14, 24 },
+	{ 21, 10, 24, 14 },
+	{ 14, 24, 10, 26 },
+	{ 24, 14, 26, 10 },
+};
+
+static const u8 eight[8][8] = {
+	{ 10, 12, 20, 20, 30, 31, 32, 30 },
+	{ 12, 10, 20, 20, 31, 30, 30, 32 },
+	{ 20, 20, 10, 12, 32, 30, 31, 30 },
+	{ 20, 20, 12, 10, 30, 32, 30, 31 },
+	{ 30, 31, 32, 30, 10, 40, 40, 40 },
+	{ 31, 30, 30, 32, 40, 10, 40, 40 },
+	{ 32, 30, 31, 30, 40, 40, 10, 40 },
+	{ 30, 32, 30, 31, 40, 40, 40, 10 },
+};
+
+static const int t_two[] = { 1, 0 };
+static const int t_none[] = { -1, -1 };
+static const int t_two_socket[] = { 2, 3, 0, 1 };
+static const int t_one_cpu[] = { 1, 0, 0, 0 };
+static const int t_eight[] = { 4, 5, 5, 4, 0, 1, 1, 0 };
+static const int t_sparse[] = { 5, -1, -1, -1, -1, 0 };
+static const int t_tie[] = { 2, 2, 0 };
+
+static const struct topo_case topo_cases[] = {
+	{ "DRAM + CXL", 2, "cm", NULL, 0, t_two, 1, 1 },
+	{ "no lower tier", 2, "cc", NULL, 0, t_none, 2, 0 },
+	{ "no CPU node", 2, "mm", NULL, -EINVAL, NULL, 0, 2 },
+	{ "two sockets, one CXL each", 4, "ccmm", two_socket, 0, t_two_socket,
+	  2, 2 },
+	{ "all CPU-less but one", 4, "cmmm", NULL, 0, t_one_cpu, 1, 3 },
+	{ "eight nodes", 8, "ccccmmmm", eight, 0, t_eight, 4, 4 },
+	{ "sparse ids 0 and 5", 6, "c----m", NULL, 0, t_sparse, 1, 1 },
+	{ "equal distances tie to lowest id", 3, "ccm", NULL, 0, t_tie, 2, 1 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(topo, topo_cases, desc);
+
+static void mmt_plan_tiers_test(struct kunit *test)
+{
+	const struct topo_case *c = test->param_value;
+	struct mmt_topo *topo;
+	struct mmt_plan *plan;
+	int a, b;
+
+	topo = kunit_kzalloc(test, sizeof(*topo), GFP_KERNEL);
+	plan = kunit_kzalloc(test, sizeof(*plan), GFP_KERNEL);
+	if (!topo || !plan)
+		kunit_skip(test, "out of memory");
+	for (a = 0; a < c->nr; a++) {
+		topo->present[a] = c->cpus[a] != '-';
+		topo->has_cpu[a] = c->cpus[a] == 'c';
+		for (b = 0; b < c->nr; b++)
+			topo->dist[a][b] = c->dist ? c->dist[a][b] :
+					   a == b ? 10 : 20;
+	}
+	KUNIT_ASSERT_EQ(test, mmt_plan_tiers(topo, plan), c->err);
+	KUNIT_EXPECT_EQ(test, plan->nr_upper, c->nr_upper);
+	KUNIT_EXPECT_EQ(test, plan->nr_lower, c->nr_lower);
+	if (c->err)
+		return;
+	for (a = 0; a < c->nr; a++) {
+		KUNIT_EXPECT_EQ_MSG(test, plan->target[a], c->want_target[a],
+				    "node %d", a);
+		KUNIT_EXPECT_EQ_MSG(test, plan->tier[a],
+				    c->cpus[a] == 'c' ? MMT_TIER_UPPER :
+				    c->cpus[a] == 'm' ? MMT_TIER_LOWER :
+				    MMT_TIER_NONE, "node %d", a);
+	}
+	for (a = c->nr; a < MMT_MAX_NODES; a++)
+		KUNIT_EXPECT_EQ(test, plan->target[a], -1);
+}
+
+static struct kunit_case mmt_math_cases[] = {
+	KUNIT_CASE_PARAM(mmt_bp_of_test, bp_of_gen_params),
+	KUNIT_CASE_PARAM(mmt_bp_apply_test, bp_apply_gen_params),
+	KUNIT_CASE_PARAM(mmt_quota_bytes_test, quota_gen_params),
+	KUNIT_CASE(mmt_goal_score_test),
+	KUNIT_CASE(mmt_bw_shares_test),
+	{}
+};
+
+static struct kunit_suite mmt_math_suite = {
+	.name = "mm_tiering_math",
+	.test_cases = mmt_math_cases,
+};
+
+static struct kunit_case mmt_params_cases[] = {
+	KUNIT_CASE(mmt_check_bp_test),
+	KUNIT_CASE(mmt_check_quota_test),
+	KUNIT_CASE_PARAM(mmt_effective_goals_test, goals_gen_params),
+	{}
+};
+
+static struct kunit_suite mmt_params_suite = {
+	.name = "mm_tiering_goals",
+	.test_cases = mmt_params_cases,
+};
+
+static struct kunit_case mmt_topo_cases[] = {
+	KUNIT_CASE_PARAM(mmt_plan_tiers_test, topo_gen_params),
+	{}
+};
+
+static struct kunit_suite mmt_topo_suite = {
+	.name = "mm_tiering_topology",
+	.test_cases = mmt_topo_cases,
+};
+
+kunit_test_suites(&mmt_math_suite, &mmt_params_suite, &mmt_topo_suite);
+
+MODULE_DESCRIPTION("KUnit tests of mm_tiering's pure logic");
+MODULE_LICENSE("GPL");
