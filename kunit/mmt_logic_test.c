@@ -210,12 +210,15 @@ static void mmt_bw_shares_test(struct kunit *test)
 
 struct topo_case {
 	const char *desc;
-	int nr;				/* nodes 0..nr-1 unless sparse */
+	int nr;				/* node ids 0..nr-1 */
 	const char *cpus;		/* per node: 'c' CPUs, 'm' memory only, '-' none */
 	const u8 (*dist)[8];		/* distances, NULL: 10 local, 20 remote */
+	const int *adist;		/* abstract distances, NULL: unknown */
 	int err;
 	const int *want_target;		/* per node */
+	const char *want_tier;		/* per node: 'u' upper, 'l' lower, '-' */
 	int nr_upper, nr_lower;
+	bool by_adist;
 };
 
 static const u8 two_socket[8][8] = {
@@ -245,16 +248,35 @@ static const int t_eight[] = { 4, 5, 5, 4, 0, 1, 1, 0 };
 static const int t_sparse[] = { 5, -1, -1, -1, -1, 0 };
 static const int t_tie[] = { 2, 2, 0 };
 
+/* node0 DRAM (tier 4), node1 CXL (tier 38): as QEMU's HMAT bench */
+static const int a_hmat[] = { 576, 4900 };
+/* a CPU-less node as fast as DRAM sits in the top tier */
+static const int a_fast_cxl[] = { 576, 600, 4900 };
+static const int t_fast_cxl[] = { 2, 2, 0 };
+/* one node unknown: fall back to CPUs */
+static const int a_partial[] = { 576, 0 };
+
 static const struct topo_case topo_cases[] = {
-	{ "DRAM + CXL", 2, "cm", NULL, 0, t_two, 1, 1 },
-	{ "no lower tier", 2, "cc", NULL, 0, t_none, 2, 0 },
-	{ "no CPU node", 2, "mm", NULL, -EINVAL, NULL, 0, 2 },
-	{ "two sockets, one CXL each", 4, "ccmm", two_socket, 0, t_two_socket,
-	  2, 2 },
-	{ "all CPU-less but one", 4, "cmmm", NULL, 0, t_one_cpu, 1, 3 },
-	{ "eight nodes", 8, "ccccmmmm", eight, 0, t_eight, 4, 4 },
-	{ "sparse ids 0 and 5", 6, "c----m", NULL, 0, t_sparse, 1, 1 },
-	{ "equal distances tie to lowest id", 3, "ccm", NULL, 0, t_tie, 2, 1 },
+	{ "DRAM + CXL", 2, "cm", NULL, NULL, 0, t_two, "ul", 1, 1, false },
+	{ "no lower tier", 2, "cc", NULL, NULL, 0, t_none, "uu", 2, 0, false },
+	{ "no CPU node", 2, "mm", NULL, NULL, -EINVAL, NULL, NULL, 0, 2,
+	  false },
+	{ "two sockets, one CXL each", 4, "ccmm", two_socket, NULL, 0,
+	  t_two_socket, "uull", 2, 2, false },
+	{ "all CPU-less but one", 4, "cmmm", NULL, NULL, 0, t_one_cpu, "ulll",
+	  1, 3, false },
+	{ "eight nodes", 8, "ccccmmmm", eight, NULL, 0, t_eight, "uuuullll",
+	  4, 4, false },
+	{ "sparse ids 0 and 5", 6, "c----m", NULL, NULL, 0, t_sparse,
+	  "u----l", 1, 1, false },
+	{ "equal distances tie to lowest id", 3, "ccm", NULL, NULL, 0, t_tie,
+	  "uul", 2, 1, false },
+	{ "HMAT tiers agree with CPUs", 2, "cm", NULL, a_hmat, 0, t_two, "ul",
+	  1, 1, true },
+	{ "DRAM-fast CPU-less node is upper", 3, "cmm", NULL, a_fast_cxl, 0,
+	  t_fast_cxl, "uul", 2, 1, true },
+	{ "partly unknown tiers fall back to CPUs", 2, "cm", NULL, a_partial,
+	  0, t_two, "ul", 1, 1, false },
 };
 
 KUNIT_ARRAY_PARAM_DESC(topo, topo_cases, desc);
@@ -273,6 +295,7 @@ static void mmt_plan_tiers_test(struct kunit *test)
 	for (a = 0; a < c->nr; a++) {
 		topo->present[a] = c->cpus[a] != '-';
 		topo->has_cpu[a] = c->cpus[a] == 'c';
+		topo->adist[a] = c->adist ? c->adist[a] : 0;
 		for (b = 0; b < c->nr; b++)
 			topo->dist[a][b] = c->dist ? c->dist[a][b] :
 					   a == b ? 10 : 20;
@@ -282,12 +305,13 @@ static void mmt_plan_tiers_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, plan->nr_lower, c->nr_lower);
 	if (c->err)
 		return;
+	KUNIT_EXPECT_EQ(test, plan->by_adist, c->by_adist);
 	for (a = 0; a < c->nr; a++) {
 		KUNIT_EXPECT_EQ_MSG(test, plan->target[a], c->want_target[a],
 				    "node %d", a);
 		KUNIT_EXPECT_EQ_MSG(test, plan->tier[a],
-				    c->cpus[a] == 'c' ? MMT_TIER_UPPER :
-				    c->cpus[a] == 'm' ? MMT_TIER_LOWER :
+				    c->want_tier[a] == 'u' ? MMT_TIER_UPPER :
+				    c->want_tier[a] == 'l' ? MMT_TIER_LOWER :
 				    MMT_TIER_NONE, "node %d", a);
 	}
 	for (a = c->nr; a < MMT_MAX_NODES; a++)

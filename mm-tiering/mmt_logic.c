@@ -205,33 +205,60 @@ static int mmt_nearest(const struct mmt_topo *topo,
 	return best;
 }
 
+/* True when every memory node has a known abstract distance. */
+static bool mmt_all_adist(const struct mmt_topo *topo, int *top)
+{
+	int nid, tier;
+
+	*top = INT_MAX;
+	for (nid = 0; nid < MMT_MAX_NODES; nid++) {
+		if (!topo->present[nid])
+			continue;
+		if (topo->adist[nid] <= 0)
+			return false;
+		tier = topo->adist[nid] >> MMT_ADIST_CHUNK_BITS;
+		if (tier < *top)
+			*top = tier;
+	}
+	return *top != INT_MAX;
+}
+
 /**
  * mmt_plan_tiers() - split memory nodes into tiers and pick targets.
  *
- * Upper tier: memory nodes with CPUs.  Lower tier: memory nodes without.
- * Each lower node promotes to its nearest upper node, each upper node demotes
- * to its nearest lower node (by node distance, ties to the lowest id).
+ * When every memory node has an abstract distance (the kernel's memory
+ * tiering, e.g. from HMAT), the upper tier is the top memory tier: the nodes
+ * whose distance falls in the lowest 128-wide chunk, as memory tiers are
+ * formed.  Otherwise the upper tier is the memory nodes with CPUs and the
+ * lower tier those without.  Each lower node promotes to its nearest upper
+ * node, each upper node demotes to its nearest lower node (by node distance,
+ * ties to the lowest id).
  *
- * Return: 0, or -EINVAL when no memory node has CPUs (nothing to promote to).
- * A plan without lower nodes is valid: nr_lower is 0, every target -1.
+ * Return: 0, or -EINVAL when the upper tier is empty (no memory node has
+ * CPUs).  A plan without lower nodes is valid: nr_lower is 0, targets -1.
  */
 int mmt_plan_tiers(const struct mmt_topo *topo, struct mmt_plan *plan)
 {
-	int nid;
+	int nid, top;
+	bool upper;
 
+	plan->by_adist = mmt_all_adist(topo, &top);
 	plan->nr_upper = 0;
 	plan->nr_lower = 0;
 	for (nid = 0; nid < MMT_MAX_NODES; nid++) {
 		plan->target[nid] = -1;
 		if (!topo->present[nid]) {
 			plan->tier[nid] = MMT_TIER_NONE;
-		} else if (topo->has_cpu[nid]) {
-			plan->tier[nid] = MMT_TIER_UPPER;
-			plan->nr_upper++;
-		} else {
-			plan->tier[nid] = MMT_TIER_LOWER;
-			plan->nr_lower++;
+			continue;
 		}
+		upper = plan->by_adist ?
+			topo->adist[nid] >> MMT_ADIST_CHUNK_BITS == top :
+			topo->has_cpu[nid];
+		plan->tier[nid] = upper ? MMT_TIER_UPPER : MMT_TIER_LOWER;
+		if (upper)
+			plan->nr_upper++;
+		else
+			plan->nr_lower++;
 	}
 	if (!plan->nr_upper)
 		return -EINVAL;

@@ -56,19 +56,24 @@ int mmt_check_quota_mb(unsigned long mb_per_s);
 
 enum mmt_tier {
 	MMT_TIER_NONE,		/* not a memory node */
-	MMT_TIER_UPPER,		/* DRAM-like: has CPUs */
-	MMT_TIER_LOWER,		/* CXL-like: memory without CPUs */
+	MMT_TIER_UPPER,		/* DRAM-like: top memory tier, or has CPUs */
+	MMT_TIER_LOWER,		/* CXL-like: lower tiers, or no CPUs */
 };
+
+/* Abstract distances per memory tier, as in <linux/memory-tiers.h>. */
+#define MMT_ADIST_CHUNK_BITS	7
 
 /**
  * struct mmt_topo - what the planner needs to know of the machine.
  * @present:	node has memory (N_MEMORY)
  * @has_cpu:	node has CPUs (N_CPU)
+ * @adist:	abstract distance (memory tiering), 0 when unknown
  * @dist:	node_distance() table, by node id
  */
 struct mmt_topo {
 	bool present[MMT_MAX_NODES];
 	bool has_cpu[MMT_MAX_NODES];
+	int adist[MMT_MAX_NODES];
 	u8 dist[MMT_MAX_NODES][MMT_MAX_NODES];
 };
 
@@ -79,12 +84,14 @@ struct mmt_topo {
  *		lower node, the demotion target of an upper node, or -1
  * @nr_upper:	number of upper-tier nodes
  * @nr_lower:	number of lower-tier nodes
+ * @by_adist:	tiers come from abstract distances, not from CPUs
  */
 struct mmt_plan {
 	enum mmt_tier tier[MMT_MAX_NODES];
 	int target[MMT_MAX_NODES];
 	int nr_upper;
 	int nr_lower;
+	bool by_adist;
 };
 
 int mmt_plan_tiers(const struct mmt_topo *topo, struct mmt_plan *plan);

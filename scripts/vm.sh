@@ -15,7 +15,7 @@ shift 3 || shift $#
 kernel=$MMT_KDIR/usr/lib/modules/$MMT_KVER/vmlinuz
 
 exec timeout --foreground -k 5 "$tmo" qemu-system-x86_64 \
-	-accel tcg -cpu max -smp 2 -m 2G \
+	-accel "tcg,thread=${MMT_TCG_THREAD:-single}" -cpu max -smp 2 -m 2G \
 	-machine pc,hmat=on \
 	-object memory-backend-ram,id=m0,size=1G \
 	-object memory-backend-ram,id=m1,size=1G \

@@ -9,7 +9,7 @@ HOT_MB=${HOT_MB:-300}
 FREE_MB=${FREE_MB:-100}
 RUN_S=${RUN_S:-120}
 BOUND_S=${BOUND_S:-90}
-plan 10
+plan 11
 quiet_neighbours
 
 mig0=$(vmstat pgmigrate_success)
@@ -21,6 +21,11 @@ modprobe mm_tiering enabled=Y
 check modprobe_enable $? "modprobe mm_tiering enabled=Y -> $(cat $P/enabled)"
 touch /tmp/go
 cat $P/status
+# the topology: node0 upper, node1 lower, tiers read from HMAT
+[ "$(status_field 0 tier)" = upper ] && [ "$(status_field 0 target)" = 1 ] &&
+	[ "$(status_field 1 tier)" = lower ] && [ "$(status_field 1 target)" = 0 ] &&
+	dmesg | grep -q 'mm_tiering: tiers from memory tiering abstract distances'
+check topology_detected $? "$(dmesg | grep -o 'tiers from .*' | tail -1); node0 $(status_field 0 tier) -> $(status_field 0 target), node1 $(status_field 1 tier) -> $(status_field 1 target)"
 sleep $((RUN_S - 3))
 # while the workload still runs: node0's free memory and its goal
 free=$(node_bp 0 MemFree)
@@ -39,12 +44,16 @@ awk -v b="$BOUND_S" '
 		print "90% of hot set not on node0 within", b, "s (reached:", done ? at " ms" : "never", ")"; exit 1 }' /tmp/load.log > /tmp/r1
 check hot_promoted $? "$(cat /tmp/r1)"
 
-# 2. node0's free memory at its effective free goal, within tolerance:
-#    at or above goal - 100 bp (kernel allocations), at most goal + 300 bp
-#    (one 100 ms quota step of 20 MiB is about 200 bp of a 1 GiB node).
+# 2. node0's free memory at its effective free goal, within tolerance: at or
+#    above goal - 100 bp (kernel allocations after the last demotion), at
+#    most goal + 500 bp: demotion stops at the first 100 ms step that finds
+#    the goal met, so it may overshoot by one 20 MiB step (about 205 bp of
+#    this node), and the per-CPU free lists drained into MemFree later hold
+#    up to about 20 MiB more on this 2-CPU guest.  Demoting the whole cold
+#    set, the failure this catches, would leave over 6000 bp free.
 dem=$(param_node bytes_demoted 0)
 [ -n "$goal" ] && [ "$dem" -gt 0 ] && [ "$free" -ge $((goal - 100)) ] &&
-	[ "$free" -le $((goal + 300)) ]
+	[ "$free" -le $((goal + 500)) ]
 check free_goal $? "node0 free ${free} bp, goal ${goal} bp, demoted ${dem} bytes"
 
 # 3. every byte intact after all migrations
