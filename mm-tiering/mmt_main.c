@@ -14,10 +14,12 @@
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
 #include <linux/kernel.h>
+#include <linux/memory-tiers.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
+#include <linux/notifier.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/topology.h>
@@ -61,43 +63,45 @@ static int mmt_len(const char *val)
 	return len && val[len - 1] == '\n' ? len - 1 : len;
 }
 
-static int mmt_set_bp(const char *val, const struct kernel_param *kp)
+/* An unsigned long input parameter and its range rule. */
+struct mmt_ulong_param {
+	unsigned long *val;
+	int (*check)(unsigned long v);
+	const char *need;
+};
+
+static int mmt_set_ulong(const char *val, const struct kernel_param *kp)
 {
+	const struct mmt_ulong_param *p = kp->arg;
 	unsigned long v;
 
-	if (kstrtoul(val, 0, &v) || mmt_check_bp(v)) {
-		pr_warn("%s: invalid value '%.*s': need basis points 1..%lu; kept %lu\n",
-			kp->name, mmt_len(val), val, MMT_BP_MAX,
-			*(unsigned long *)kp->arg);
+	if (kstrtoul(val, 0, &v) || p->check(v)) {
+		pr_warn("%s: invalid value '%.*s': need %s; kept %lu\n",
+			kp->name, mmt_len(val), val, p->need, *p->val);
 		return -EINVAL;
 	}
-	*(unsigned long *)kp->arg = v;
+	*p->val = v;
 	return 0;
 }
 
-static int mmt_set_quota(const char *val, const struct kernel_param *kp)
+static int mmt_get_ulong(char *buf, const struct kernel_param *kp)
 {
-	unsigned long v;
+	const struct mmt_ulong_param *p = kp->arg;
 
-	if (kstrtoul(val, 0, &v) || mmt_check_quota_mb(v)) {
-		pr_warn("%s: invalid value '%.*s': need MiB/s 1..%lu; kept %lu\n",
-			kp->name, mmt_len(val), val, MMT_QUOTA_MB_MAX,
-			*(unsigned long *)kp->arg);
-		return -EINVAL;
-	}
-	*(unsigned long *)kp->arg = v;
-	return 0;
+	return sprintf(buf, "%lu\n", *p->val);
 }
 
-static const struct kernel_param_ops mmt_bp_ops = {
-	.set = mmt_set_bp,
-	.get = param_get_ulong,
+static const struct kernel_param_ops mmt_ulong_ops = {
+	.set = mmt_set_ulong,
+	.get = mmt_get_ulong,
 };
 
-static const struct kernel_param_ops mmt_quota_ops = {
-	.set = mmt_set_quota,
-	.get = param_get_ulong,
-};
+#define MMT_ULONG_PARAM(name, check, need, desc)			\
+	static struct mmt_ulong_param mmt_param_##name = {		\
+		&name, check, need					\
+	};								\
+	module_param_cb(name, &mmt_ulong_ops, &mmt_param_##name, 0600); \
+	MODULE_PARM_DESC(name, desc)
 
 /*
  * Promotion goal: the used memory of a promotion target node, in basis
@@ -105,9 +109,7 @@ static const struct kernel_param_ops mmt_quota_ops = {
  * 1..10000, default 9970 (99.7 %, the TPP-DAMON recipe).
  */
 static unsigned long promote_target_used_bp __read_mostly = 9970;
-module_param_cb(promote_target_used_bp, &mmt_bp_ops,
-		&promote_target_used_bp, 0600);
-MODULE_PARM_DESC(promote_target_used_bp,
+MMT_ULONG_PARAM(promote_target_used_bp, mmt_check_bp, "basis points 1..10000",
 	"Promote while the target node's used memory is below this, in bp (default 9970)");
 
 /*
@@ -116,9 +118,7 @@ MODULE_PARM_DESC(promote_target_used_bp,
  * default 50 (0.5 %, the TPP-DAMON recipe).
  */
 static unsigned long demote_target_free_bp __read_mostly = 50;
-module_param_cb(demote_target_free_bp, &mmt_bp_ops,
-		&demote_target_free_bp, 0600);
-MODULE_PARM_DESC(demote_target_free_bp,
+MMT_ULONG_PARAM(demote_target_free_bp, mmt_check_bp, "basis points 1..10000",
 	"Demote while the node's free memory is below this, in bp (default 50)");
 
 /*
@@ -126,8 +126,7 @@ MODULE_PARM_DESC(demote_target_free_bp,
  * 1..1048576, default 200.
  */
 static unsigned long quota_mb_per_s __read_mostly = 200;
-module_param_cb(quota_mb_per_s, &mmt_quota_ops, &quota_mb_per_s, 0600);
-MODULE_PARM_DESC(quota_mb_per_s,
+MMT_ULONG_PARAM(quota_mb_per_s, mmt_check_quota_mb, "MiB/s 1..1048576",
 	"Migration budget of each scheme in MiB/s (default 200)");
 
 static void mmt_inputs(struct mmt_cfg *cfg)
@@ -164,14 +163,15 @@ static int mmt_report_fn(void *data)
 	return 0;
 }
 
+/* True when every context runs; a kdamond that stopped by itself is not. */
 static bool mmt_running(void)
 {
 	int i;
 
 	for (i = 0; i < mmt_nr_nodes; i++)
-		if (mmt_call(damon_is_running)(mmt_nodes[i].ctx))
-			return true;
-	return false;
+		if (!mmt_call(damon_is_running)(mmt_nodes[i].ctx))
+			return false;
+	return mmt_nr_nodes > 0;
 }
 
 /* Stop every context and free everything; mmt_lock held. */
@@ -186,6 +186,16 @@ static void mmt_teardown(void)
 	kfree(mmt_nodes);
 	mmt_nodes = NULL;
 	mmt_nr_nodes = 0;
+}
+
+/* The node's abstract distance if a tiering algorithm (HMAT) knows it. */
+static int mmt_node_adist(int nid)
+{
+	int adist = MEMTIER_ADISTANCE_DRAM;
+
+	if (mt_calc_adistance(nid, &adist) != NOTIFY_STOP || adist <= 0)
+		return 0;
+	return adist;
 }
 
 static int mmt_read_topology(struct mmt_plan *plan)
@@ -204,6 +214,7 @@ static int mmt_read_topology(struct mmt_plan *plan)
 		}
 		topo->present[nid] = true;
 		topo->has_cpu[nid] = node_state(nid, N_CPU);
+		topo->adist[nid] = mmt_node_adist(nid);
 		for_each_node_state(other, N_MEMORY)
 			if (other < MMT_MAX_NODES)
 				topo->dist[nid][other] = node_distance(nid,
@@ -213,6 +224,10 @@ static int mmt_read_topology(struct mmt_plan *plan)
 	kfree(topo);
 	if (err)
 		pr_err("no memory node has CPUs: nothing to promote to\n");
+	else
+		pr_info("tiers from %s\n", plan->by_adist ?
+			"memory tiering abstract distances (top tier is upper)" :
+			"CPUs (nodes with CPUs are upper)");
 	return err;
 }
 

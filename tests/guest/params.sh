@@ -67,7 +67,7 @@ CORPUS
 [ $nbad -eq 0 ] && [ $nok -eq 18 ]
 check bad_writes_rejected $? "$nok of 18 bad writes rejected and read back unchanged"
 dmesg | grep -q "mm_tiering: quota_mb_per_s: invalid value 'ten'"
-check bad_writes_explained $? "$(dmesg | grep 'invalid value' | tail -1 | cut -c1-100)"
+check bad_writes_explained $? "$(dmesg | grep "quota_mb_per_s: invalid value 'ten'" | tail -1 | cut -c1-110)"
 
 # read-only outputs refuse writes
 echo 5 > $P/bytes_promoted 2>/dev/null
