@@ -15,8 +15,7 @@ modprobe mm_tiering enabled=Y
 dmesg | grep 'mm_tiering: node' | sed 's/^\[[^]]*\] /  /'
 touch /tmp/go
 printf '%6s %14s %14s %14s %12s %12s %12s\n' time hot@node0 hot@node1 cold@node1 node0_free promoted demoted
-while kill -0 $load 2>/dev/null; do
-	sleep 2
+while sleep 2 && kill -0 $load 2>/dev/null; do
 	l=$(grep 'tierload t=' /tmp/load.log | tail -1)
 	[ -z "$l" ] && continue
 	echo "$l" | awk -v p="$(param_node bytes_promoted 1)" -v d="$(param_node bytes_demoted 0)" '{
