@@ -22,7 +22,8 @@ set -uo pipefail
 ov=$MMT_SRC/mm/mm_tiering
 mkdir -p "$ov"
 for f in "$MMT_TOP"/kunit/Kconfig "$MMT_TOP"/kunit/Makefile \
-	 "$MMT_TOP"/kunit/*_test.c "$MMT_TOP"/mm-tiering/mmt_logic.[ch]; do
+	 "$MMT_TOP"/kunit/*_test.c "$MMT_TOP"/mm-tiering/mmt_logic.[ch] \
+	 "$MMT_TOP"/mm-tiering/mmt_ctl.[ch]; do
 	ln -sfn "$f" "$ov/$(basename "$f")"
 done
 grep -q '^obj-y += mm_tiering/' "$MMT_SRC/mm/Makefile" ||

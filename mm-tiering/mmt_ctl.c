@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm_tiering controller laws.
+ *
+ * Model.  An upper node U and the lower nodes that promote into it form one
+ * tier pair.  Per control period (about a second) the pair moves P bytes up
+ * (promotion) and D bytes down (demotion).  U's free memory follows
+ *
+ *	free(t + 1) = free(t) + D(t) - P(t) - other(t)
+ *
+ * where other(t) is whatever the rest of the system allocates on U.  The
+ * demotion goal is a free level F; promotion may fill U up to it.
+ *
+ * Strategy.
+ *
+ * 1. Step law (mmt_pi_step).  The demotion budget of the next period is a
+ *    PI law on the shortfall e = F - free, clamped to [0, budget]: with
+ *    kp = 1 it demotes exactly the shortfall (what an oracle would), far
+ *    from the goal it saturates at the budget (as fast as allowed), near it
+ *    the step shrinks with the error (no overshoot).  The integral term
+ *    removes the offset left by a steady other(t) or promotion.  Anti-windup:
+ *    the integral does not grow while the output is saturated in the
+ *    direction of the error, and |integral| is bounded, so a long saturated
+ *    start (e.g. 15 minutes of an unreachable goal) does not keep the law
+ *    saturated once the goal becomes reachable.
+ *
+ * 2. Ping-pong damping (mmt_pingpong_update).  DAMON cannot tell which pages
+ *    it moved, so ping-pong is detected from volumes: a legitimate exchange
+ *    (a new hot set promoted, cold pages demoted for room) is transient,
+ *    ping-pong is sustained.  The detector trips when, in every period of a
+ *    window of MMT_PP_WINDOW periods, both directions moved at least
+ *    min_bytes and, over the window, the smaller direction is at least
+ *    trip_bp of the larger.  Each trip raises a damping level (the caller
+ *    widens the gap between hot and cold thresholds and halves the budget
+ *    per level, mmt_pp_budget) and clears the window; relax_periods quiet
+ *    periods in a row lower it by one: hysteresis, so that it neither
+ *    flaps nor stays damped forever.
+ *
+ * 3. Static back-off (mmt_backoff_update).  When placement has converged
+ *    (idle_periods periods in a row moving less than idle_bytes while the
+ *    demand stays under wake_bytes) the caller cuts the migration budget and
+ *    monitoring cost; one period whose demand reaches wake_bytes resumes.
+ *
+ * Worked example.  Budget 20 MiB per period, F = 60 MiB, free = 0,
+ * kp = 1.0, ki = 0.1, nothing else allocating.  Period 1: e = 60, the law
+ * asks 60 + 6 = 66, which is saturated in the direction of e, so the 60 is
+ * not integrated and the output is 20 MiB.  Periods 2 and 3 (e = 40, 20)
+ * likewise give 20 MiB each.  Period 4: e = 0, output 0.  The goal is
+ * reached in three periods and not exceeded.  Had the law integrated while
+ * saturated, period 4 would still ask 0 + 0.1 * 120 = 12 MiB: a 12 MiB
+ * overshoot, and more after a longer saturated start.
+ */
+#include <linux/errno.h>
+#include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+
+#include "mmt_ctl.h"
+#include "mmt_logic.h"
+
+/* Errors are clamped to +-2^45 bytes (32 TiB) so gain products fit s64. */
+#define MMT_ERR_MAX	(1LL << 45)
+
+/**
+ * mmt_pi_step() - next output of a PI law with anti-windup.
+ * @pi:		gains and state; gains in 1/1000, at most 10000 (10.0)
+ * @err:	error of this period (goal minus measure), in bytes
+ * @lo:		lowest output
+ * @hi:		highest output (>= @lo)
+ *
+ * Return: the output, within [@lo, @hi].
+ */
+s64 mmt_pi_step(struct mmt_pi *pi, s64 err, s64 lo, s64 hi)
+{
+	s64 p, u, integ;
+
+	err = clamp(err, -MMT_ERR_MAX, MMT_ERR_MAX);
+	p = div_s64(pi->kp_milli * err, 1000);
+	/* tentatively integrate, keep it only if it does not wind up */
+	integ = clamp(pi->integ + err, -pi->integ_max, pi->integ_max);
+	u = p + div_s64(pi->ki_milli * integ, 1000);
+	if ((u > hi && err > 0) || (u < lo && err < 0))
+		u = p + div_s64(pi->ki_milli * pi->integ, 1000);
+	else
+		pi->integ = integ;
+	return clamp(u, lo, hi);
+}
+
+/* Sum of the last @n entries of a ring. */
+static u64 mmt_ring_sum(const u64 *ring, unsigned int n)
+{
+	u64 s = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		s += ring[i];
+	return s;
+}
+
+/**
+ * mmt_pingpong_update() - feed one period's volumes, get the damping level.
+ * @pp:		state; zero-initialised at start
+ * @cfg:	tuning
+ * @promoted:	bytes promoted in the period
+ * @demoted:	bytes demoted in the period
+ *
+ * Return: the damping level after this period.
+ */
+unsigned int mmt_pingpong_update(struct mmt_pingpong *pp,
+				 const struct mmt_pp_cfg *cfg,
+				 u64 promoted, u64 demoted)
+{
+	bool both = promoted >= cfg->min_bytes && demoted >= cfg->min_bytes;
+	unsigned int i;
+	u64 sp, sd;
+	unsigned long ratio;
+
+	pp->prom[pp->pos] = promoted;
+	pp->dem[pp->pos] = demoted;
+	pp->pos = (pp->pos + 1) % MMT_PP_WINDOW;
+	if (pp->filled < MMT_PP_WINDOW)
+		pp->filled++;
+
+	if (!both) {
+		if (++pp->quiet >= cfg->relax_periods && pp->level) {
+			pp->level--;
+			pp->quiet = 0;
+		}
+		return pp->level;
+	}
+	pp->quiet = 0;
+	if (pp->filled < MMT_PP_WINDOW)
+		return pp->level;
+	for (i = 0; i < MMT_PP_WINDOW; i++)
+		if (pp->prom[i] < cfg->min_bytes || pp->dem[i] < cfg->min_bytes)
+			return pp->level;
+	sp = mmt_ring_sum(pp->prom, MMT_PP_WINDOW);
+	sd = mmt_ring_sum(pp->dem, MMT_PP_WINDOW);
+	if (mmt_bp_of(min(sp, sd), max(sp, sd), &ratio) ||
+	    ratio < cfg->trip_bp)
+		return pp->level;
+	if (pp->level < MMT_PP_MAX_LEVEL)
+		pp->level++;
+	/* judge the damped behaviour on a fresh window */
+	pp->filled = 0;
+	return pp->level;
+}
+
+/* The migration budget under damping level @level: halved per level. */
+u64 mmt_pp_budget(u64 budget, unsigned int level)
+{
+	return level >= 64 ? 0 : budget >> level;
+}
+
+/**
+ * mmt_backoff_update() - feed one period, get whether to back off.
+ * @bo:		state; zero-initialised at start
+ * @cfg:	tuning
+ * @moved:	bytes migrated in the period, both directions
+ * @demand:	bytes that want moving: eligible hot bytes on lower nodes plus
+ *		the free-goal shortfall of the upper node
+ *
+ * Return: true while backed off.
+ */
+bool mmt_backoff_update(struct mmt_backoff *bo, const struct mmt_bo_cfg *cfg,
+			u64 moved, u64 demand)
+{
+	if (demand >= cfg->wake_bytes) {
+		bo->backed_off = false;
+		bo->idle = 0;
+		return false;
+	}
+	if (bo->backed_off)
+		return true;
+	if (moved < cfg->idle_bytes) {
+		if (++bo->idle >= cfg->idle_periods)
+			bo->backed_off = true;
+	} else {
+		bo->idle = 0;
+	}
+	return bo->backed_off;
+}

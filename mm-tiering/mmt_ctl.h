@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mm_tiering controller laws: pure functions and small state machines, no
+ * kernel state.  The module's control loop feeds them observations once per
+ * control period; KUnit (kunit/mmt_ctl_test.c) drives them with simulated
+ * ones.  The model and the reasons of every constant are in mmt_ctl.c.
+ */
+#ifndef _MMT_CTL_H
+#define _MMT_CTL_H
+
+#include <linux/types.h>
+
+/* ---- PI law with anti-windup ---- */
+
+/**
+ * struct mmt_pi - proportional-integral law on an error in bytes.
+ * @kp_milli:	proportional gain in 1/1000
+ * @ki_milli:	integral gain in 1/1000 per period
+ * @integ_max:	bound of |@integ|, in bytes
+ * @integ:	accumulated error (state)
+ */
+struct mmt_pi {
+	s64 kp_milli;
+	s64 ki_milli;
+	s64 integ_max;
+	s64 integ;
+};
+
+s64 mmt_pi_step(struct mmt_pi *pi, s64 err, s64 lo, s64 hi);
+
+/* ---- ping-pong detector ---- */
+
+#define MMT_PP_WINDOW		8	/* periods */
+#define MMT_PP_MAX_LEVEL	4
+
+/**
+ * struct mmt_pp_cfg - ping-pong detector tuning.
+ * @min_bytes:		a period moved "both ways" if each way moved this much
+ * @trip_bp:		trip when the window's smaller direction is at least
+ *			this share of the larger, in bp
+ * @relax_periods:	quiet periods before the level drops by one
+ */
+struct mmt_pp_cfg {
+	u64 min_bytes;
+	unsigned long trip_bp;
+	unsigned int relax_periods;
+};
+
+/**
+ * struct mmt_pingpong - ping-pong detector state.
+ * @prom:	promoted bytes of the last MMT_PP_WINDOW periods (ring)
+ * @dem:	demoted bytes of the same periods
+ * @pos:	next ring slot
+ * @filled:	valid slots
+ * @level:	damping level, 0 (none) .. MMT_PP_MAX_LEVEL
+ * @quiet:	consecutive periods without two-way movement
+ */
+struct mmt_pingpong {
+	u64 prom[MMT_PP_WINDOW];
+	u64 dem[MMT_PP_WINDOW];
+	unsigned int pos;
+	unsigned int filled;
+	unsigned int level;
+	unsigned int quiet;
+};
+
+unsigned int mmt_pingpong_update(struct mmt_pingpong *pp,
+				 const struct mmt_pp_cfg *cfg,
+				 u64 promoted, u64 demoted);
+u64 mmt_pp_budget(u64 budget, unsigned int level);
+
+/* ---- static-pattern back-off ---- */
+
+/**
+ * struct mmt_bo_cfg - back-off tuning.
+ * @idle_bytes:		a period is idle if it moved less than this
+ * @idle_periods:	idle periods in a row before backing off
+ * @wake_bytes:		demand (eligible bytes or goal shortfall) that resumes
+ */
+struct mmt_bo_cfg {
+	u64 idle_bytes;
+	unsigned int idle_periods;
+	u64 wake_bytes;
+};
+
+/**
+ * struct mmt_backoff - back-off state.
+ * @idle:	idle periods in a row
+ * @backed_off:	migration and monitoring are cut down
+ */
+struct mmt_backoff {
+	unsigned int idle;
+	bool backed_off;
+};
+
+bool mmt_backoff_update(struct mmt_backoff *bo, const struct mmt_bo_cfg *cfg,
+			u64 moved, u64 demand);
+
+#endif /* _MMT_CTL_H */
