@@ -93,36 +93,40 @@ static void mmt_pi_offset_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, pi.integ, 10 * MiB);
 }
 
+/* An upper node of 100 MiB. */
 static const struct mmt_pp_cfg pp_cfg = {
+	.capacity = 100 * MiB,
 	.min_bytes = MiB,
-	.trip_bp = 5000,
 	.relax_periods = 5,
 };
 
-/* Sustained two-way movement trips once per full window, up to the max. */
+/* Exchanging more than the node both ways within a window trips. */
 static void mmt_pp_sustained_test(struct kunit *test)
 {
 	struct mmt_pingpong pp = {};
-	int t, lvl;
+	int t, lvl = 0;
 
-	for (t = 1; t <= 7; t++)
+	/* 10 periods of 10 MiB each way: a full node, still legitimate */
+	for (t = 1; t <= 10; t++)
 		KUNIT_EXPECT_EQ(test, mmt_pingpong_update(&pp, &pp_cfg,
 				10 * MiB, 10 * MiB), 0U);
+	/* the 11th: 110 MiB each way, 10 MiB of it moved twice */
 	KUNIT_EXPECT_EQ(test, mmt_pingpong_update(&pp, &pp_cfg, 10 * MiB,
 						  10 * MiB), 1U);
-	for (t = 0; t < 8 * 10; t++)
-		lvl = mmt_pingpong_update(&pp, &pp_cfg, 10 * MiB, 8 * MiB);
+	for (t = 0; t < 11 * 10; t++)
+		lvl = mmt_pingpong_update(&pp, &pp_cfg, 10 * MiB, 10 * MiB);
 	KUNIT_EXPECT_EQ(test, lvl, MMT_PP_MAX_LEVEL);
 }
 
-/* A phase shift (a few periods of exchange) is not ping-pong. */
+/* Phase shifts, each exchanging less than the node, are not ping-pong. */
 static void mmt_pp_transient_test(struct kunit *test)
 {
 	struct mmt_pingpong pp = {};
 	int t;
 
-	for (t = 0; t < 40; t++) {
-		bool shift = t % 10 < 4;	/* 4 of every 10 periods */
+	for (t = 0; t < 200; t++) {
+		/* 80 MiB each way at the start of every 40 periods */
+		bool shift = t % 40 < 4;
 
 		KUNIT_EXPECT_EQ(test, mmt_pingpong_update(&pp, &pp_cfg,
 				shift ? 20 * MiB : 0, shift ? 20 * MiB : 0),
@@ -139,7 +143,7 @@ static void mmt_pp_one_way_test(struct kunit *test)
 	for (t = 0; t < 32; t++) {
 		KUNIT_EXPECT_EQ(test, mmt_pingpong_update(&a, &pp_cfg,
 				20 * MiB, 0), 0U);
-		/* 2 MiB down for 20 up: 1000 bp, under the 5000 bp trip */
+		/* 2 MiB down for 20 up: 64 MiB down per window, under 100 */
 		KUNIT_EXPECT_EQ(test, mmt_pingpong_update(&b, &pp_cfg,
 				20 * MiB, 2 * MiB), 0U);
 	}
@@ -151,7 +155,7 @@ static void mmt_pp_relax_test(struct kunit *test)
 	struct mmt_pingpong pp = {};
 	int t;
 
-	for (t = 0; t < 16; t++)
+	for (t = 0; t < 22; t++)
 		mmt_pingpong_update(&pp, &pp_cfg, 10 * MiB, 10 * MiB);
 	KUNIT_ASSERT_EQ(test, pp.level, 2U);
 	for (t = 0; t < 4; t++)

@@ -138,6 +138,16 @@ static void mmt_check_quota_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mmt_check_quota_mb(ULONG_MAX), -EINVAL);
 }
 
+static void mmt_check_period_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mmt_check_period_ms(0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_check_period_ms(99), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_check_period_ms(100), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_period_ms(1000), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_period_ms(60000), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_period_ms(60001), -EINVAL);
+}
+
 /* ---- effective goals ---- */
 
 struct goals_case {
@@ -335,6 +345,7 @@ static struct kunit_suite mmt_math_suite = {
 static struct kunit_case mmt_params_cases[] = {
 	KUNIT_CASE(mmt_check_bp_test),
 	KUNIT_CASE(mmt_check_quota_test),
+	KUNIT_CASE(mmt_check_period_test),
 	KUNIT_CASE_PARAM(mmt_effective_goals_test, goals_gen_params),
 	{}
 };

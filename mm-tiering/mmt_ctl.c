@@ -24,17 +24,17 @@
  *    start (e.g. 15 minutes of an unreachable goal) does not keep the law
  *    saturated once the goal becomes reachable.
  *
- * 2. Ping-pong damping (mmt_pingpong_update).  DAMON cannot tell which pages
- *    it moved, so ping-pong is detected from volumes: a legitimate exchange
- *    (a new hot set promoted, cold pages demoted for room) is transient,
- *    ping-pong is sustained.  The detector trips when, in every period of a
- *    window of MMT_PP_WINDOW periods, both directions moved at least
- *    min_bytes and, over the window, the smaller direction is at least
- *    trip_bp of the larger.  Each trip raises a damping level (the caller
- *    widens the gap between hot and cold thresholds and halves the budget
- *    per level, mmt_pp_budget) and clears the window; relax_periods quiet
- *    periods in a row lower it by one: hysteresis, so that it neither
- *    flaps nor stays damped forever.
+ * 2. Ping-pong damping (mmt_pingpong_update).  DAMON does not say which
+ *    pages it moved, so ping-pong is bounded from volumes: within a window
+ *    of MMT_PP_WINDOW periods, a legitimate exchange (a new hot set
+ *    promoted, cold pages demoted to make room) never needs to move more
+ *    than the upper node's capacity C each way.  If both directions moved
+ *    more than C, at least min(sum P, sum D) - C bytes were moved twice:
+ *    that is ping-pong, and the detector trips.  Each trip raises a damping
+ *    level (the caller widens the gap between hot and cold thresholds and
+ *    halves the budget per level, mmt_pp_budget) and starts a fresh window;
+ *    relax_periods quiet periods in a row lower it by one: hysteresis, so
+ *    that it neither flaps nor stays damped forever.
  *
  * 3. Static back-off (mmt_backoff_update).  When placement has converged
  *    (idle_periods periods in a row moving less than idle_bytes while the
@@ -54,6 +54,7 @@
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/string.h>
 
 #include "mmt_ctl.h"
 #include "mmt_logic.h"
@@ -86,7 +87,7 @@ s64 mmt_pi_step(struct mmt_pi *pi, s64 err, s64 lo, s64 hi)
 	return clamp(u, lo, hi);
 }
 
-/* Sum of the last @n entries of a ring. */
+/* Sum of the first @n entries of a ring (the valid ones). */
 static u64 mmt_ring_sum(const u64 *ring, unsigned int n)
 {
 	u64 s = 0;
@@ -110,10 +111,7 @@ unsigned int mmt_pingpong_update(struct mmt_pingpong *pp,
 				 const struct mmt_pp_cfg *cfg,
 				 u64 promoted, u64 demoted)
 {
-	bool both = promoted >= cfg->min_bytes && demoted >= cfg->min_bytes;
-	unsigned int i;
 	u64 sp, sd;
-	unsigned long ratio;
 
 	pp->prom[pp->pos] = promoted;
 	pp->dem[pp->pos] = demoted;
@@ -121,28 +119,25 @@ unsigned int mmt_pingpong_update(struct mmt_pingpong *pp,
 	if (pp->filled < MMT_PP_WINDOW)
 		pp->filled++;
 
-	if (!both) {
+	if (promoted < cfg->min_bytes || demoted < cfg->min_bytes) {
 		if (++pp->quiet >= cfg->relax_periods && pp->level) {
 			pp->level--;
 			pp->quiet = 0;
 		}
-		return pp->level;
+	} else {
+		pp->quiet = 0;
 	}
-	pp->quiet = 0;
-	if (pp->filled < MMT_PP_WINDOW)
-		return pp->level;
-	for (i = 0; i < MMT_PP_WINDOW; i++)
-		if (pp->prom[i] < cfg->min_bytes || pp->dem[i] < cfg->min_bytes)
-			return pp->level;
-	sp = mmt_ring_sum(pp->prom, MMT_PP_WINDOW);
-	sd = mmt_ring_sum(pp->dem, MMT_PP_WINDOW);
-	if (mmt_bp_of(min(sp, sd), max(sp, sd), &ratio) ||
-	    ratio < cfg->trip_bp)
+	sp = mmt_ring_sum(pp->prom, pp->filled);
+	sd = mmt_ring_sum(pp->dem, pp->filled);
+	if (min(sp, sd) <= cfg->capacity)
 		return pp->level;
 	if (pp->level < MMT_PP_MAX_LEVEL)
 		pp->level++;
 	/* judge the damped behaviour on a fresh window */
+	memset(pp->prom, 0, sizeof(pp->prom));
+	memset(pp->dem, 0, sizeof(pp->dem));
 	pp->filled = 0;
+	pp->pos = 0;
 	return pp->level;
 }
 

@@ -30,19 +30,19 @@ s64 mmt_pi_step(struct mmt_pi *pi, s64 err, s64 lo, s64 hi);
 
 /* ---- ping-pong detector ---- */
 
-#define MMT_PP_WINDOW		8	/* periods */
+#define MMT_PP_WINDOW		32	/* periods */
 #define MMT_PP_MAX_LEVEL	4
 
 /**
  * struct mmt_pp_cfg - ping-pong detector tuning.
- * @min_bytes:		a period moved "both ways" if each way moved this much
- * @trip_bp:		trip when the window's smaller direction is at least
- *			this share of the larger, in bp
+ * @capacity:		bytes of the upper node: moving more than this both
+ *			ways within one window means pages moved twice
+ * @min_bytes:		a period is quiet if either way moved less than this
  * @relax_periods:	quiet periods before the level drops by one
  */
 struct mmt_pp_cfg {
+	u64 capacity;
 	u64 min_bytes;
-	unsigned long trip_bp;
 	unsigned int relax_periods;
 };
 

@@ -14,6 +14,8 @@ struct mmt_cfg {
 	unsigned long promote_target_used_bp;
 	unsigned long demote_target_free_bp;
 	unsigned long quota_mb_per_s;
+	bool controller;
+	unsigned long period_ms;
 };
 
 /* Quota and apply period of every scheme, in milliseconds. */

@@ -190,6 +190,12 @@ int mmt_check_quota_mb(unsigned long mb_per_s)
 	return mb_per_s >= 1 && mb_per_s <= MMT_QUOTA_MB_MAX ? 0 : -EINVAL;
 }
 
+/* A control period: 100..60000 ms (shorter than DAMON's sampling is noise). */
+int mmt_check_period_ms(unsigned long ms)
+{
+	return ms >= 100 && ms <= 60000 ? 0 : -EINVAL;
+}
+
 /* Nearest node of @want tier to @from; ties go to the lowest node id. */
 static int mmt_nearest(const struct mmt_topo *topo,
 		       const struct mmt_plan *plan, int from, enum mmt_tier want)

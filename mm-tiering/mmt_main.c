@@ -28,30 +28,13 @@
 #include "mmt_ctx.h"
 #include "mmt_damon.h"
 #include "mmt_logic.h"
+#include "mmt_state.h"
 
-/* Per tiered node: its context and what its kdamond last reported. */
-struct mmt_node {
-	int nid;
-	enum mmt_tier tier;
-	int target;
-	struct damon_ctx *ctx;
-	struct damon_call_control report;
-	/* written by the kdamond, read by parameter getters; mmt_stat_lock */
-	struct damos_stat stat;
-	unsigned long esz;
-	unsigned long goal_current;
-	unsigned long goal_target;
-	unsigned long sample_us;
-	unsigned long aggr_us;
-	unsigned int nr_regions;
-};
-
-/* Serializes enable, disable and commit; protects the fields below. */
-static DEFINE_MUTEX(mmt_lock);
-static struct mmt_node *mmt_nodes;
-static int mmt_nr_nodes;
-static struct mmt_cfg mmt_running_cfg;
-static DEFINE_SPINLOCK(mmt_stat_lock);
+DEFINE_MUTEX(mmt_lock);
+DEFINE_SPINLOCK(mmt_stat_lock);
+struct mmt_node *mmt_nodes;
+int mmt_nr_nodes;
+struct mmt_cfg mmt_running_cfg;
 /* set once module_init() is past parameter parsing */
 static bool mmt_ready;
 
@@ -129,11 +112,47 @@ static unsigned long quota_mb_per_s __read_mostly = 200;
 MMT_ULONG_PARAM(quota_mb_per_s, mmt_check_quota_mb, "MiB/s 1..1048576",
 	"Migration budget of each scheme in MiB/s (default 200)");
 
+/*
+ * Control period of the feedback controller, in milliseconds.  100..60000,
+ * default 1000.
+ */
+static unsigned long control_period_ms __read_mostly = 1000;
+MMT_ULONG_PARAM(control_period_ms, mmt_check_period_ms, "milliseconds 100..60000",
+	"Control period of the feedback controller in ms (default 1000)");
+
+static int mmt_set_bool(const char *val, const struct kernel_param *kp)
+{
+	int err = param_set_bool(val, kp);
+
+	if (err)
+		pr_warn("%s: invalid value '%.*s': need Y or N; kept %c\n",
+			kp->name, mmt_len(val), val,
+			*(bool *)kp->arg ? 'Y' : 'N');
+	return err;
+}
+
+static const struct kernel_param_ops mmt_bool_ops = {
+	.set = mmt_set_bool,
+	.get = param_get_bool,
+};
+
+/*
+ * Y runs the in-kernel feedback controller (experimental: on our bench it is
+ * not yet better than the static recipe); N (default) runs the static
+ * recipe with a fixed per-scheme budget.
+ */
+static bool controller __read_mostly;
+module_param_cb(controller, &mmt_bool_ops, &controller, 0600);
+MODULE_PARM_DESC(controller,
+	"Y: feedback controller (experimental); N: static recipe (default)");
+
 static void mmt_inputs(struct mmt_cfg *cfg)
 {
 	cfg->promote_target_used_bp = promote_target_used_bp;
 	cfg->demote_target_free_bp = demote_target_free_bp;
 	cfg->quota_mb_per_s = quota_mb_per_s;
+	cfg->controller = controller;
+	cfg->period_ms = control_period_ms;
 }
 
 /* Runs in each kdamond after every sample: publish the scheme's state. */
@@ -158,6 +177,15 @@ static int mmt_report_fn(void *data)
 			n->goal_current = g->current_value;
 			n->goal_target = g->target_value;
 		}
+		/* the controller's step, applied whole in this kdamond */
+		if (n->knob_set) {
+			s->quota.sz = n->knob_sz;
+			if (n->tier == MMT_TIER_LOWER)
+				s->pattern.min_nr_accesses =
+					n->knob_min_accesses;
+			else
+				s->pattern.min_age_region = n->knob_min_age;
+		}
 		spin_unlock(&mmt_stat_lock);
 	}
 	return 0;
@@ -179,6 +207,7 @@ static void mmt_teardown(void)
 {
 	int i;
 
+	mmt_loop_stop();
 	for (i = 0; i < mmt_nr_nodes; i++)
 		mmt_call(damon_stop)(&mmt_nodes[i].ctx, 1);
 	for (i = 0; i < mmt_nr_nodes; i++)
@@ -319,6 +348,11 @@ static int mmt_start(void)
 			mmt_call(damon_kdamond_pid)(n->ctx));
 	}
 	mmt_running_cfg = cfg;
+	if (cfg.controller) {
+		err = mmt_loop_start();
+		if (err)
+			goto out_free;
+	}
 	kfree(ctxs);
 	kfree(plan);
 	return 0;
@@ -440,6 +474,16 @@ static int mmt_commit_cfg(const struct mmt_cfg *cfg, int nr, int *done)
 	return 0;
 }
 
+static void mmt_clear_knobs(void)
+{
+	int i;
+
+	spin_lock(&mmt_stat_lock);
+	for (i = 0; i < mmt_nr_nodes; i++)
+		mmt_nodes[i].knob_set = false;
+	spin_unlock(&mmt_stat_lock);
+}
+
 static int mmt_commit_inputs_store(const char *val,
 				   const struct kernel_param *kp)
 {
@@ -462,6 +506,9 @@ static int mmt_commit_inputs_store(const char *val,
 		return 0;
 	}
 	mmt_inputs(&cfg);
+	/* the loop restarts on the new inputs; its knobs go with it */
+	mmt_loop_stop();
+	mmt_clear_knobs();
 	err = mmt_commit_cfg(&cfg, mmt_nr_nodes, &done);
 	if (err) {
 		/* put the contexts already updated back on the old inputs */
@@ -472,10 +519,13 @@ static int mmt_commit_inputs_store(const char *val,
 			err, mmt_nodes[done].nid);
 	} else {
 		mmt_running_cfg = cfg;
-		pr_info("commit_inputs: used_bp=%lu free_bp=%lu quota=%lu MiB/s\n",
+		pr_info("commit_inputs: used_bp=%lu free_bp=%lu quota=%lu MiB/s controller=%c period=%lu ms\n",
 			cfg.promote_target_used_bp, cfg.demote_target_free_bp,
-			cfg.quota_mb_per_s);
+			cfg.quota_mb_per_s, cfg.controller ? 'Y' : 'N',
+			cfg.period_ms);
 	}
+	if (mmt_running_cfg.controller && mmt_loop_start())
+		pr_err("commit_inputs: cannot restart the controller\n");
 	mutex_unlock(&mmt_lock);
 	return err;
 }
@@ -574,26 +624,32 @@ static int mmt_status_get(char *buf, const struct kernel_param *kp)
 
 	mutex_lock(&mmt_lock);
 	len = scnprintf(buf, PAGE_SIZE,
-			"running=%d used_bp=%lu free_bp=%lu quota=%lu\n",
+			"running=%d used_bp=%lu free_bp=%lu quota=%lu controller=%d period_ms=%lu\n",
 			mmt_running(), mmt_running_cfg.promote_target_used_bp,
 			mmt_running_cfg.demote_target_free_bp,
-			mmt_running_cfg.quota_mb_per_s);
+			mmt_running_cfg.quota_mb_per_s,
+			mmt_running_cfg.controller, mmt_running_cfg.period_ms);
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = &mmt_nodes[i];
+		unsigned long score;
 
 		spin_lock(&mmt_stat_lock);
+		/* DAMOS's convention: 10000 is on target; 0 before a sample */
+		if (mmt_goal_score(n->goal_current, n->goal_target, &score))
+			score = 0;
 		len += scnprintf(buf + len, PAGE_SIZE - len,
-				 "node=%d tier=%s action=%s target=%d goal=%s goal_target=%lu goal_current=%lu esz=%lu sample_us=%lu aggr_us=%lu nr_regions=%u\n",
+				 "node=%d tier=%s action=%s target=%d goal=%s goal_target=%lu goal_current=%lu score=%lu esz=%lu sample_us=%lu aggr_us=%lu nr_regions=%u\n",
 				 n->nid,
 				 n->tier == MMT_TIER_UPPER ? "upper" : "lower",
 				 n->tier == MMT_TIER_UPPER ? "demote" :
 				 "promote", n->target,
 				 n->tier == MMT_TIER_UPPER ? "free_bp" :
 				 "used_bp", n->goal_target, n->goal_current,
-				 n->esz, n->sample_us, n->aggr_us,
+				 score, n->esz, n->sample_us, n->aggr_us,
 				 n->nr_regions);
 		spin_unlock(&mmt_stat_lock);
 	}
+	len = mmt_loop_show(buf, len, PAGE_SIZE);
 	mutex_unlock(&mmt_lock);
 	return len;
 }

@@ -30,18 +30,21 @@ step "build and install through DKMS against linux-headers-$MMT_KVER"
 "$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd.gz" || die_setup initramfs
 
 # scenario:timeout_s
-scenarios=${*:-stock control tiering params}
+scenarios=${*:-stock control tiering params flat phase}
 for s in $scenarios; do
 	case $s in
 	tiering) tmo=600 ;;
+	phase) tmo=900 ;;
 	control) tmo=400 ;;
 	*) tmo=300 ;;
 	esac
 	step "scenario $s (QEMU TCG, Debian $MMT_KVER, node0 2 CPUs + 1 GiB, node1 CPU-less 1 GiB)"
 	start=$(date +%s)
+	topo=
+	[ "$s" = flat ] && topo=flat
 	for try in 1 2; do
-		"$MMT_TOP/scripts/vm.sh" "$out/initrd.gz" "$s" "$tmo" \
-			</dev/null >"$out/$s.log" 2>&1
+		MMT_TOPO=$topo "$MMT_TOP/scripts/vm.sh" "$out/initrd.gz" "$s" \
+			"$tmo" </dev/null >"$out/$s.log" 2>&1
 		# a boot that never reached the script is the bench's, not a result
 		grep -q '^MMT-BOOT' "$out/$s.log" && break
 		echo "  note: boot $try of $s never reached init; $(grep -m1 -E 'Kernel panic|Oops' "$out/$s.log")"

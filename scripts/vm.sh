@@ -5,7 +5,8 @@
 #   node0: 2 CPUs + 1 GiB   ("DRAM": 80 ns, 72 GB/s in HMAT)
 #   node1: no CPU, 1 GiB    ("CXL": 250 ns, 26 GB/s in HMAT)
 # and run one guest script of tests/guest/ as init's job; the serial console
-# goes to stdout.
+# goes to stdout.  MMT_TOPO=flat gives each node one CPU instead (no lower
+# tier: nothing to tier).
 #   scripts/vm.sh INITRD SCRIPT [TIMEOUT_S] [extra kernel args...]
 set -euo pipefail
 
@@ -14,17 +15,27 @@ initrd=$1 script=$2 tmo=${3:-600}
 shift 3 || shift $#
 kernel=$MMT_KDIR/usr/lib/modules/$MMT_KVER/vmlinuz
 
+if [ "${MMT_TOPO:-}" = flat ]; then
+	# one socket per node, or the kernel warns that CPUs sharing a cache
+	# sit on different nodes
+	numa=(-machine pc -smp 2,sockets=2,cores=1,threads=1
+	      -numa node,nodeid=0,cpus=0,memdev=m0
+	      -numa node,nodeid=1,cpus=1,memdev=m1)
+else
+	numa=(-machine pc,hmat=on -smp 2
+	      -numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0
+	      -numa node,nodeid=1,memdev=m1,initiator=0
+	      -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=80
+	      -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=72G
+	      -numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=250
+	      -numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=26G)
+fi
+
 exec timeout --foreground -k 5 "$tmo" qemu-system-x86_64 \
-	-accel "tcg,thread=${MMT_TCG_THREAD:-single}" -cpu max -smp 2 -m 2G \
-	-machine pc,hmat=on \
+	-accel "tcg,thread=${MMT_TCG_THREAD:-single}" -cpu max -m 2G \
 	-object memory-backend-ram,id=m0,size=1G \
 	-object memory-backend-ram,id=m1,size=1G \
-	-numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0 \
-	-numa node,nodeid=1,memdev=m1,initiator=0 \
-	-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=80 \
-	-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=72G \
-	-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=250 \
-	-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=26G \
+	"${numa[@]}" \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 mmt.script=$script $*" \
 	-display none -serial stdio -monitor none -no-reboot

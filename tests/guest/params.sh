@@ -4,7 +4,7 @@
 # bad values on the modprobe line fail the load without starting anything;
 # a good commit_inputs takes effect online; rmmod while enabled is clean.
 . /mmt/lib.sh
-plan 9
+plan 10
 quiet_neighbours
 
 # bad values on the modprobe line: clean refusal, nothing started
@@ -60,12 +60,15 @@ quota_mb_per_s 0
 quota_mb_per_s 1048577
 quota_mb_per_s -1
 quota_mb_per_s ten
+control_period_ms 99
+control_period_ms 60001
+controller maybe
 enabled maybe
 enabled 2
 commit_inputs maybe
 CORPUS
-[ $nbad -eq 0 ] && [ $nok -eq 18 ]
-check bad_writes_rejected $? "$nok of 18 bad writes rejected and read back unchanged"
+[ $nbad -eq 0 ] && [ $nok -eq 21 ]
+check bad_writes_rejected $? "$nok of 21 bad writes rejected and read back unchanged"
 dmesg | grep -q "mm_tiering: quota_mb_per_s: invalid value 'ten'"
 check bad_writes_explained $? "$(dmesg | grep "quota_mb_per_s: invalid value 'ten'" | tail -1 | cut -c1-110)"
 
@@ -77,7 +80,7 @@ check readonly_outputs $? "bytes_promoted is read-only"
 echo Y > $P/commit_inputs
 [ "$(cat $P/enabled)" = Y ] && [ "$(status_field 0 goal_target)" = "$g0" ] &&
 	[ "$(status_field 1 goal_target)" = "$g1" ] &&
-	head -1 $P/status | grep -q 'quota=150$'
+	head -1 $P/status | grep -q 'quota=150 '
 check running_config_kept $? "after the corpus and a commit: $(head -1 $P/status)"
 
 # a good change applies online, without restart
@@ -89,6 +92,17 @@ rc=$?
 	[ "$(status_field 1 goal_target)" = 7000 ] && [ "$(cat $P/kdamond_pids)" = "$pids" ] &&
 	head -1 $P/status | grep -q 'quota=80'
 check commit_applies_online $? "rc=$rc node0 free goal $(status_field 0 goal_target) node1 used goal $(status_field 1 goal_target) pids $pids -> $(cat $P/kdamond_pids)"
+
+# the controller switched on and off online
+echo Y > $P/controller && echo 500 > $P/control_period_ms && echo Y > $P/commit_inputs
+on=$?
+sleep 2
+head -1 $P/status | grep -q 'controller=1 period_ms=500' && grep -q '^pair=0 ' $P/status
+on=$((on + $?))
+echo N > $P/controller && echo Y > $P/commit_inputs
+head -1 $P/status | grep -q 'controller=0' && ! grep -q '^pair=' $P/status &&
+	[ "$(cat $P/kdamond_pids)" = "$pids" ] && [ $on -eq 0 ]
+check controller_toggles_online $? "on: $(grep '^pair' $P/status | cut -c1-60) off: $(head -1 $P/status)"
 
 rmmod mm_tiering && [ -z "$(kdamonds)" ] && dmesg_clean > /dev/null
 check rmmod_while_enabled $? "rmmod while enabled: kdamonds left: $(kdamonds | wc -l)"

@@ -11,14 +11,18 @@
  *
  * Usage: tierload [-u node] [-l node] [-H hot_mb] [-C cold_mb | -F free_mb]
  *                 [-t seconds] [-i interval_ms] [-w file] [-x]
+ *                 [-K slices -P phase_seconds]
  *   -C  cold set size; -F: size the cold set to leave free_mb free on the
  *       upper node (read from /sys/devices/system/node/nodeN/meminfo)
  *   -w  after setup, wait until @file exists before the timed run
+ *   -K  the hot buffer holds K slices of hot_mb; only one is hot at a time
+ *   -P  ... and the hot slice moves to the next one every phase_seconds
  *   -x  inject a one-byte corruption before verifying (checker control)
  *
  * Output lines (all start with "tierload"):
  *   tierload setup hot_pages=N cold_pages=N
  *   tierload t=<ms> hot_up=N hot_low=N cold_up=N cold_low=N other=N
+ *            up_free_mb=N phase=N   (hot_* count the hot slice only)
  *   tierload verify pages=N bad_pages=N
  */
 #define _GNU_SOURCE
@@ -165,11 +169,12 @@ int main(int argc, char **argv)
 	int up = 0, low = 1, corrupt = 0, opt;
 	const char *go = NULL;
 	long hot_mb = 64, cold_mb = -1, free_mb = -1, secs = 10, iv = 1000;
+	long slices = 1, phase_s = 0, phase = 0;
 	size_t hot_pages, cold_pages, i;
 	unsigned char *hot, *cold;
 	long start, next, sink = 0;
 
-	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:x")) != -1) {
+	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:xK:P:")) != -1) {
 		switch (opt) {
 		case 'u':
 			up = atoi(optarg);
@@ -198,6 +203,12 @@ int main(int argc, char **argv)
 		case 'x':
 			corrupt = 1;
 			break;
+		case 'K':
+			slices = atol(optarg);
+			break;
+		case 'P':
+			phase_s = atol(optarg);
+			break;
 		default:
 			fprintf(stderr, "tierload: bad usage\n");
 			return 2;
@@ -206,7 +217,9 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	hot_pages = hot_mb * 256;
 	/* the hot set first: the cold set then fills what is left */
-	hot = alloc_on(low, hot_pages, 1);
+	if (slices < 1)
+		slices = 1;
+	hot = alloc_on(low, hot_pages * slices, 1);
 	if (cold_mb < 0) {
 		long f = node_free_mb(up);
 
@@ -214,8 +227,8 @@ int main(int argc, char **argv)
 	}
 	cold_pages = cold_mb * 256;
 	cold = cold_pages ? alloc_on(up, cold_pages, 2) : NULL;
-	printf("tierload setup hot_pages=%zu cold_pages=%zu up_free_mb=%ld\n",
-	       hot_pages, cold_pages, node_free_mb(up));
+	printf("tierload setup hot_pages=%zu cold_pages=%zu up_free_mb=%ld slices=%ld\n",
+	       hot_pages, cold_pages, node_free_mb(up), slices);
 
 	while (go && access(go, F_OK))
 		usleep(10000);
@@ -224,28 +237,32 @@ int main(int argc, char **argv)
 	for (;;) {
 		long t = now_ms();
 
+		if (phase_s)
+			phase = (t - start) / (phase_s * 1000);
 		if (t >= next) {
 			long hu, hl, ho, cu = 0, cl = 0, co = 0;
 
-			where(hot, hot_pages, up, low, &hu, &hl, &ho);
+			where(hot + (phase % slices) * hot_pages * PAGE,
+			      hot_pages, up, low, &hu, &hl, &ho);
 			if (cold_pages)
 				where(cold, cold_pages, up, low, &cu, &cl, &co);
-			printf("tierload t=%ld hot_up=%ld hot_low=%ld cold_up=%ld cold_low=%ld other=%ld up_free_mb=%ld\n",
+			printf("tierload t=%ld hot_up=%ld hot_low=%ld cold_up=%ld cold_low=%ld other=%ld up_free_mb=%ld phase=%ld\n",
 			       t - start, hu, hl, cu, cl, ho + co,
-			       node_free_mb(up));
+			       node_free_mb(up), phase);
 			next += iv;
 			if (t - start >= secs * 1000)
 				break;
 		}
 		/* one read per cache line keeps every hot page young */
 		for (i = 0; i < hot_pages * PAGE; i += 64)
-			sink += hot[i];
+			sink += hot[(phase % slices) * hot_pages * PAGE + i];
 	}
 	if (corrupt)
 		hot[hot_pages / 2 * PAGE + 123] ^= 0x5a;
 	printf("tierload verify pages=%zu bad_pages=%ld sink=%ld\n",
-	       hot_pages + cold_pages,
-	       verify(hot, hot_pages, 1) + verify(cold, cold_pages, 2),
+	       hot_pages * slices + cold_pages,
+	       verify(hot, hot_pages * slices, 1) +
+	       verify(cold, cold_pages, 2),
 	       sink & 1);
 	return 0;
 }
