@@ -37,6 +37,11 @@ demo:
 check:
 	bash scripts/check.sh
 
+# mm_tiering against the alternatives (not a test): CSV, table, plot in
+# build/bench; see Documentation/bench.rst.
+bench:
+	bash scripts/bench.sh
+
 # KUnit tests of the pure logic in a UML kernel built from linux-source.
 kunit:
 	bash scripts/kunit.sh
@@ -44,5 +49,5 @@ kunit:
 checkpatch:
 	bash scripts/checkpatch.sh
 
-.PHONY: all modules clean provision dkms demo check kunit checkpatch
+.PHONY: all modules clean provision dkms demo check kunit bench checkpatch
 endif

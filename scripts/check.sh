@@ -7,7 +7,7 @@
 # it never printed (crash, hang, timeout) counts as failed.  The last line is
 # "N passed, N failed".
 #   scripts/check.sh [scenario...]     (default: all, then KUnit)
-# MMT_NO_KUNIT=1 skips the KUnit run.
+# MMT_NO_KUNIT=1 skips the KUnit run, MMT_NO_BENCH=1 the bench smoke test.
 set -uo pipefail
 
 . "$(dirname "$0")/env.sh"
@@ -67,6 +67,35 @@ for s in $scenarios; do
 	failed=$((failed + f + missing))
 	echo "  ($s: $p passed, $((f + missing)) failed, $(( $(date +%s) - start )) s)"
 done
+
+if [ -z "${MMT_NO_BENCH:-}" ]; then
+	step "bench harness smoke test (scripts/bench.sh --quick: none and mm_tiering, skew, 30 s)"
+	bo=$out/bench-quick
+	BENCH_OUT=$bo "$MMT_TOP/scripts/bench.sh" --quick >"$out/bench.out" 2>&1
+	rc=$?
+	rows=$(tail -n +2 "$bo/runs.csv" 2>/dev/null | wc -l)
+	if [ $rc -eq 0 ] && [ "$rows" -eq 2 ] && [ -s "$bo/share.png" ] &&
+	   grep -q '^| none (first touch) |' "$bo/report.md" &&
+	   grep -q '^| mm_tiering defaults |' "$bo/report.md"; then
+		echo "  PASS bench_harness_outputs runs.csv ($rows runs), samples.csv, report.md, share.png"
+		passed=$((passed + 1))
+	else
+		echo "  FAIL bench_harness_outputs rc=$rc runs=$rows (see build/check/bench.out)"
+		failed=$((failed + 1))
+	fi
+	# a real outcome: mm_tiering serves far more accesses from node0
+	share() { awk -F, -v p="$1" '$1 == p { printf "%d", $4 }' "$bo/runs.csv" 2>/dev/null; }
+	intact=$(awk -F, 'NR > 1 && $13 != "True" { bad++ } END { print bad + 0 }' "$bo/runs.csv" 2>/dev/null)
+	s_none=$(share none); s_mmt=$(share mmt)
+	if [ -n "$s_none" ] && [ -n "$s_mmt" ] && [ "$s_mmt" -ge $((s_none + 2000)) ] &&
+	   [ "$intact" = 0 ]; then
+		echo "  PASS bench_mmt_beats_none mean node0 share: mm_tiering ${s_mmt} bp, none ${s_none} bp; data intact"
+		passed=$((passed + 1))
+	else
+		echo "  FAIL bench_mmt_beats_none mean node0 share: mm_tiering ${s_mmt:-?} bp, none ${s_none:-?} bp; runs with bad data: ${intact:-?}"
+		failed=$((failed + 1))
+	fi
+fi
 
 if [ -z "${MMT_NO_KUNIT:-}" ]; then
 	step "KUnit: the module's pure logic in a UML kernel from linux-source-$MMT_SRCVER"

@@ -18,7 +18,7 @@ mkdir -p "$work"/{bin,dev,proc,sys,tmp,lib,mmt}
 cp /bin/busybox "$work/bin/busybox"
 cp -a "$stage/lib/modules" "$work/lib/"
 gcc -O2 -static -Wall -Wextra -Werror -o "$work/bin/tierload" \
-	"$MMT_TOP/tests/workload/tierload.c"
+	"$MMT_TOP/tests/workload/tierload.c" -lm
 cp "$MMT_TOP"/tests/guest/*.sh "$work/mmt/"
 cp "$MMT_TOP/tests/guest/init" "$work/init"
 chmod +x "$work/init" "$work"/mmt/*.sh

@@ -11,22 +11,32 @@
  *
  * Usage: tierload [-u node] [-l node] [-H hot_mb] [-C cold_mb | -F free_mb]
  *                 [-t seconds] [-i interval_ms] [-w file] [-x]
- *                 [-K slices -P phase_seconds]
+ *                 [-K slices -P phase_seconds] [-Z s_x100]
  *   -C  cold set size; -F: size the cold set to leave free_mb free on the
  *       upper node (read from /sys/devices/system/node/nodeN/meminfo)
  *   -w  after setup, wait until @file exists before the timed run
  *   -K  the hot buffer holds K slices of hot_mb; only one is hot at a time
  *   -P  ... and the hot slice moves to the next one every phase_seconds
+ *   -Z  Zipf: accesses over the whole RSS (hot buffer and cold set), page
+ *       of rank r drawn with probability ~ 1/r^s, ranks a fixed random
+ *       permutation of the pages (s = s_x100 / 100)
  *   -x  inject a one-byte corruption before verifying (checker control)
  *
  * Output lines (all start with "tierload"):
  *   tierload setup hot_pages=N cold_pages=N
  *   tierload t=<ms> hot_up=N hot_low=N cold_up=N cold_low=N other=N
- *            up_free_mb=N phase=N   (hot_* count the hot slice only)
+ *            up_free_mb=N phase=N upshare_bp=N moved=N moved2=N
+ *       hot_* count the hot slice only; upshare_bp: share of accesses
+ *       served by the upper node; moved/moved2: pages seen to change node
+ *       at least once / twice between samples
+ *   tierload oracle_bp=N oracle_low_pages=N
+ *       best upshare_bp with the upper node's room, and how many pages of
+ *       that best placement start on the lower node
  *   tierload verify pages=N bad_pages=N
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,12 +115,13 @@ static long node_free_mb(int node)
 	return kb < 0 ? -1 : kb / 1024;
 }
 
+static int *status;
+
 /* Count the pages of [p, p + pages) on @up, @low and elsewhere. */
 static void where(unsigned char *p, size_t pages, int up, int low,
 		  long *n_up, long *n_low, long *n_other)
 {
 	static void **addrs;
-	static int *status;
 	static size_t cap;
 	size_t i;
 
@@ -164,17 +175,78 @@ static long now_ms(void)
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/*
+ * Zipf over @n pages: weight[i] of page i (sums to 1), and the cumulative
+ * weights by rank with the page of each rank, for sampling.
+ */
+static void zipf_setup(size_t n, double s, double *weight, double *cdf,
+		       size_t *page_of_rank)
+{
+	double sum = 0, acc = 0;
+	size_t r, j;
+
+	for (r = 0; r < n; r++)
+		page_of_rank[r] = r;
+	for (r = n - 1; r > 0; r--) {	/* a fixed random permutation */
+		size_t t;
+
+		j = next_rand() % (r + 1);
+		t = page_of_rank[r];
+		page_of_rank[r] = page_of_rank[j];
+		page_of_rank[j] = t;
+	}
+	for (r = 0; r < n; r++)
+		sum += pow(r + 1, -s);
+	for (r = 0; r < n; r++) {
+		double w = pow(r + 1, -s) / sum;
+
+		weight[page_of_rank[r]] = w;
+		acc += w;
+		cdf[r] = acc;
+	}
+}
+
+static size_t zipf_draw(const double *cdf, size_t n)
+{
+	double u = (next_rand() >> 11) * (1.0 / 9007199254740992.0);
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (cdf[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int main(int argc, char **argv)
 {
 	int up = 0, low = 1, corrupt = 0, opt;
 	const char *go = NULL;
 	long hot_mb = 64, cold_mb = -1, free_mb = -1, secs = 10, iv = 1000;
-	long slices = 1, phase_s = 0, phase = 0;
+	long slices = 1, phase_s = 0, phase = 0, zipf = 0;
+	double *weight = NULL, *cdf = NULL;
+	size_t *page_of_rank = NULL, all_pages;
+	unsigned char *last_node = NULL, *moves = NULL;
 	size_t hot_pages, cold_pages, i;
 	unsigned char *hot, *cold;
 	long start, next, sink = 0;
+	size_t cur = 0;
 
-	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:xK:P:")) != -1) {
+	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:xK:P:Z:")) != -1) {
 		switch (opt) {
 		case 'u':
 			up = atoi(optarg);
@@ -209,6 +281,9 @@ int main(int argc, char **argv)
 		case 'P':
 			phase_s = atol(optarg);
 			break;
+		case 'Z':
+			zipf = atol(optarg);
+			break;
 		default:
 			fprintf(stderr, "tierload: bad usage\n");
 			return 2;
@@ -229,6 +304,34 @@ int main(int argc, char **argv)
 	cold = cold_pages ? alloc_on(up, cold_pages, 2) : NULL;
 	printf("tierload setup hot_pages=%zu cold_pages=%zu up_free_mb=%ld slices=%ld\n",
 	       hot_pages, cold_pages, node_free_mb(up), slices);
+	/* page i < hot_pages * slices is in the hot buffer, then the cold set */
+	all_pages = hot_pages * slices + cold_pages;
+	last_node = calloc(all_pages, 1);
+	moves = calloc(all_pages, 1);
+	if (zipf) {
+		/* the upper node holds the cold set and its free memory but
+		 * about 20 MiB its watermarks keep free
+		 */
+		size_t room = cold_pages + (size_t)(node_free_mb(up) > 20 ?
+					   (node_free_mb(up) - 20) * 256 : 0);
+		double best = 0;
+		size_t low_top = 0;
+
+		weight = malloc(all_pages * sizeof(*weight));
+		cdf = malloc(all_pages * sizeof(*cdf));
+		page_of_rank = malloc(all_pages * sizeof(*page_of_rank));
+		zipf_setup(all_pages, zipf / 100.0, weight, cdf, page_of_rank);
+		for (i = 0; i < all_pages && i < room; i++) {
+			best += cdf[i] - (i ? cdf[i - 1] : 0);
+			low_top += page_of_rank[i] < hot_pages * slices;
+		}
+		/* oracle_low_pages: pages the oracle must promote */
+		printf("tierload oracle_bp=%ld oracle_low_pages=%zu\n",
+		       (long)(best * 10000), low_top);
+	} else {
+		printf("tierload oracle_bp=10000 oracle_low_pages=%zu\n",
+		       hot_pages);
+	}
 
 	while (go && access(go, F_OK))
 		usleep(10000);
@@ -242,20 +345,79 @@ int main(int argc, char **argv)
 		if (t >= next) {
 			long hu, hl, ho, cu = 0, cl = 0, co = 0;
 
+			long moved = 0, moved2 = 0;
+			double share = 0;
+			size_t base;
+
 			where(hot + (phase % slices) * hot_pages * PAGE,
 			      hot_pages, up, low, &hu, &hl, &ho);
-			if (cold_pages)
-				where(cold, cold_pages, up, low, &cu, &cl, &co);
-			printf("tierload t=%ld hot_up=%ld hot_low=%ld cold_up=%ld cold_low=%ld other=%ld up_free_mb=%ld phase=%ld\n",
+			if (!zipf)
+				share = (double)hu / hot_pages;
+			/* every page: moves, and the Zipf share */
+			for (base = 0; base < all_pages; base += hot_pages) {
+				size_t n = all_pages - base < hot_pages ?
+					   all_pages - base : hot_pages;
+				unsigned char *a = base < hot_pages * slices ?
+					hot + base * PAGE :
+					cold + (base - hot_pages * slices) * PAGE;
+				long x, y, z;
+
+				where(a, n, up, low, &x, &y, &z);
+				if (base >= hot_pages * slices) {
+					cu += x;
+					cl += y;
+					co += z;
+				}
+				for (i = 0; i < n; i++) {
+					unsigned char nd = status[i] + 1;
+
+					if (last_node[base + i] &&
+					    last_node[base + i] != nd &&
+					    moves[base + i] < 255)
+						moves[base + i]++;
+					last_node[base + i] = nd;
+					moved += moves[base + i] >= 1;
+					moved2 += moves[base + i] >= 2;
+					if (zipf && status[i] == up)
+						share += weight[base + i];
+				}
+			}
+			printf("tierload t=%ld hot_up=%ld hot_low=%ld cold_up=%ld cold_low=%ld other=%ld up_free_mb=%ld phase=%ld upshare_bp=%ld moved=%ld moved2=%ld\n",
 			       t - start, hu, hl, cu, cl, ho + co,
-			       node_free_mb(up), phase);
+			       node_free_mb(up), phase, (long)(share * 10000),
+			       moved, moved2);
 			next += iv;
 			if (t - start >= secs * 1000)
 				break;
 		}
-		/* one read per cache line keeps every hot page young */
-		for (i = 0; i < hot_pages * PAGE; i += 64)
-			sink += hot[(phase % slices) * hot_pages * PAGE + i];
+		if (zipf) {
+			/* as many page accesses as a pass over the hot set */
+			for (i = 0; i < hot_pages; i++) {
+				if (!(i & 1023) && now_ms() >= next)
+					break;
+				size_t pg = page_of_rank[zipf_draw(cdf,
+								 all_pages)];
+
+				sink += pg < hot_pages * slices ?
+					hot[pg * PAGE + (i & 63) * 64] :
+					cold[(pg - hot_pages * slices) * PAGE +
+					     (i & 63) * 64];
+			}
+			continue;
+		}
+		/*
+		 * One read per cache line keeps every hot page young.  The time
+		 * is checked every 1024 pages so that samples stay on time; the
+		 * pass resumes where it stopped, so every page is read alike.
+		 */
+		while (cur < hot_pages * PAGE) {
+			sink += hot[(phase % slices) * hot_pages * PAGE + cur];
+			cur += 64;
+			if (!(cur & (1024 * PAGE - 1)) && now_ms() >= next)
+				break;
+		}
+		if (cur >= hot_pages * PAGE)
+			cur = 0;
 	}
 	if (corrupt)
 		hot[hot_pages / 2 * PAGE + 123] ^= 0x5a;

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn make bench's per-run guest logs into samples.csv, runs.csv, a
+markdown table (report.md) and a plot of upper-node hit share over time
+(share.png), in the bench output directory.
+
+Per run: upper share = share of the workload's accesses served by node0
+(hot-slice pages on node0 for skew and phase, Zipf-weighted pages on node0
+for zipf); modeled AMAT = share * 80 ns + (1 - share) * 250 ns (the HMAT
+latencies); oracle = the best share the upper node's room allows; t90 = first
+second the share reaches 90 % of the oracle's (per phase for phase);
+migrated = pgmigrate_success delta, against the minimum an oracle moves;
+moved>=2 = pages seen on a new node twice or more, over pages seen moving.
+"""
+import argparse
+import csv
+import os
+import re
+import statistics
+import sys
+
+LAT_UP, LAT_LOW = 80.0, 250.0
+ORDER = ["none", "debian", "numab2", "recipe", "mmt", "mmt_ctl", "oracle"]
+NAMES = {
+    "none": "none (first touch)",
+    "debian": "Debian default (numa_balancing=1)",
+    "numab2": "NUMAB-2 (numa_balancing=2 + demotion)",
+    "recipe": "DAMON recipe (seed's damo, sysfs)",
+    "mmt": "mm_tiering defaults",
+    "mmt_ctl": "mm_tiering controller=Y",
+    "oracle": "oracle",
+}
+
+
+def kv(line):
+    return dict(m.groups() for m in re.finditer(r"(\w+)=(-?\d+)", line))
+
+
+def parse(path):
+    run = {"samples": [], "errors": []}
+    for line in open(path, errors="replace"):
+        line = line.strip()
+        if line.startswith("tierload setup"):
+            run["setup"] = kv(line)
+        elif line.startswith("tierload oracle_bp"):
+            run["oracle"] = kv(line)
+        elif line.startswith("tierload t="):
+            run["samples"].append(kv(line))
+        elif line.startswith("BENCH-RESULT"):
+            run["result"] = line
+            run["res"] = kv(line)
+            run["bad"] = re.search(r"bad_pages=(\d+)", line)
+        elif line.startswith("BENCH-ERROR"):
+            run["errors"].append(line)
+    return run
+
+
+def amat(share_bp):
+    s = share_bp / 10000.0
+    return s * LAT_UP + (1 - s) * LAT_LOW
+
+
+def min_bytes(wl, run):
+    st, orc = run["setup"], run["oracle"]
+    hot = int(st["hot_pages"])
+    room = max(0, (int(st["up_free_mb"]) - 20) * 256)
+    low = int(orc.get("oracle_low_pages", hot))
+    first = low + max(0, low - room)
+    if wl == "phase":
+        phases = 1 + max(int(s.get("phase", 0)) for s in run["samples"])
+        return 4096 * (first + 2 * hot * (phases - 1))
+    return 4096 * first
+
+
+def t90(wl, run, secs):
+    orc = int(run["oracle"]["oracle_bp"])
+    out = {}
+    for s in run["samples"]:
+        ph = int(s.get("phase", 0))
+        if ph not in out and int(s["upshare_bp"]) * 10 >= 9 * orc:
+            out[ph] = int(s["t"]) / 1000.0
+    if wl == "phase":
+        half = secs / 2.0
+        return [round(out[p] - p * half, 1) if p in out else None
+                for p in range(2)]
+    return [round(out[0], 1) if 0 in out else None]
+
+
+def fmt(vals, f="{:.0f}"):
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return "-"
+    med = statistics.median(vals)
+    if len(vals) == 1:
+        return f.format(med)
+    return (f + " [" + f + "-" + f + "]").format(med, min(vals), max(vals))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--conditions", default="")
+    a = ap.parse_args()
+    runs_dir = os.path.join(a.out, "runs")
+    cells = {}
+    samples_rows, run_rows = [], []
+    secs = 0
+    for name in sorted(os.listdir(runs_dir)):
+        m = re.match(r"(\w+)\.(\w+)\.(\d+)\.log$", name)
+        if not m:
+            continue
+        pol, wl, rep = m.group(1), m.group(2), int(m.group(3))
+        run = parse(os.path.join(runs_dir, name))
+        if "res" not in run or not run["samples"] or "oracle" not in run:
+            print(f"report: {name}: incomplete run, skipped", file=sys.stderr)
+            continue
+        secs = max(secs, int(run["samples"][-1]["t"]) // 1000)
+        for s in run["samples"]:
+            samples_rows.append([pol, wl, rep, s["t"], s["upshare_bp"],
+                                 s["hot_up"], s["moved"], s["moved2"]])
+        shares = [int(s["upshare_bp"]) for s in run["samples"]]
+        last = run["samples"][-1]
+        row = {
+            "policy": pol, "workload": wl, "repeat": rep,
+            "share_bp": statistics.mean(shares),
+            "oracle_bp": int(run["oracle"]["oracle_bp"]),
+            "migrated": int(run["res"]["migrated_bytes"]),
+            "min_bytes": min_bytes(wl, run),
+            "moved2_pct": 100.0 * int(last["moved2"]) / max(1, int(last["moved"])),
+            "kdamond_ms": int(run["res"]["kdamond_cpu_ms"]),
+            "t90": t90(wl, run, secs),
+            "intact": run["bad"] is not None and run["bad"].group(1) == "0",
+        }
+        row["amat"] = amat(row["share_bp"])
+        row["amat_ratio"] = row["amat"] / amat(row["oracle_bp"])
+        run_rows.append(row)
+        cells.setdefault((wl, pol), []).append(row)
+        cells.setdefault((wl, "samples", pol), []).append(run["samples"])
+
+    with open(os.path.join(a.out, "samples.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["policy", "workload", "repeat", "t_ms", "upshare_bp",
+                    "hot_up_pages", "moved_pages", "moved2_pages"])
+        w.writerows(samples_rows)
+    keys = ["policy", "workload", "repeat", "share_bp", "oracle_bp", "amat",
+            "amat_ratio", "t90", "migrated", "min_bytes", "moved2_pct",
+            "kdamond_ms", "intact"]
+    with open(os.path.join(a.out, "runs.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(keys)
+        for r in run_rows:
+            w.writerow([";".join("" if t is None else str(t) for t in r[k])
+                        if k == "t90" else r[k] for k in keys])
+
+    workloads = sorted({r["workload"] for r in run_rows})
+    lines = ["# make bench results", "", a.conditions, "",
+             "Medians over repeats, [min-max] when more than one.  Upper "
+             "share: accesses served by node0, mean over the run.  AMAT "
+             "modeled from the HMAT latencies.  t90: seconds to 90 % of the "
+             "oracle's share (per phase for phase).  Migrated: "
+             "pgmigrate_success, against the least an oracle moves.", ""]
+    for wl in workloads:
+        lines += [f"## {wl}", "",
+                  "| policy | upper share % | AMAT ns | AMAT/oracle | t90 s "
+                  "| migrated MB (oracle min) | moved >=2 % | kdamond CPU s "
+                  "| data |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        orc = None
+        for pol in ORDER:
+            rs = cells.get((wl, pol))
+            if not rs:
+                continue
+            orc = rs[0]["oracle_bp"]
+            nt = len(rs[0]["t90"])
+            t90s = " / ".join(fmt([r["t90"][i] for r in rs], "{:.0f}")
+                              for i in range(nt))
+            lines.append("| {} | {} | {} | {} | {} | {} ({:.0f}) | {} | {} | {} |".format(
+                NAMES[pol], fmt([r["share_bp"] / 100 for r in rs], "{:.1f}"),
+                fmt([r["amat"] for r in rs]),
+                fmt([r["amat_ratio"] for r in rs], "{:.2f}"), t90s,
+                fmt([r["migrated"] / 2**20 for r in rs]),
+                statistics.median(r["min_bytes"] for r in rs) / 2**20,
+                fmt([r["moved2_pct"] for r in rs], "{:.1f}"),
+                fmt([r["kdamond_ms"] / 1000 for r in rs], "{:.1f}"),
+                "intact" if all(r["intact"] for r in rs) else "CORRUPT"))
+        if orc is not None:
+            lines.append("| {} | {:.1f} | {:.0f} | 1.00 | - | - | - | - | - |".format(
+                NAMES["oracle"], orc / 100, amat(orc)))
+        lines.append("")
+    with open(os.path.join(a.out, "report.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("report: no matplotlib, no plot", file=sys.stderr)
+        return 0
+    fig, axes = plt.subplots(len(workloads), 1, squeeze=False,
+                             figsize=(9, 3.2 * len(workloads)))
+    for ax, wl in zip(axes[:, 0], workloads):
+        for pol in ORDER:
+            for i, smp in enumerate(cells.get((wl, "samples", pol), [])):
+                ax.plot([int(s["t"]) / 1000 for s in smp],
+                        [int(s["upshare_bp"]) / 100 for s in smp],
+                        color="C%d" % ORDER.index(pol), alpha=0.8,
+                        label=NAMES[pol] if i == 0 else None)
+        ax.set_title(wl)
+        ax.set_ylabel("upper-node hit share %")
+        ax.set_ylim(0, 105)
+        ax.grid(alpha=0.3)
+    axes[-1, 0].set_xlabel("seconds after start")
+    axes[0, 0].legend(fontsize=7, loc="lower right")
+    fig.suptitle(a.conditions, fontsize=7)
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    fig.savefig(os.path.join(a.out, "share.png"), dpi=110)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: mm_tiering against the alternatives, one QEMU boot per cell
+# (policy x workload x repeat), one after another, then a CSV, a markdown
+# table and a PNG plot (bench/report.py).  Not a timed test.
+#
+#   scripts/bench.sh [--quick]
+#   BENCH_POLICIES="none debian numab2 recipe mmt mmt_ctl"
+#   BENCH_WORKLOADS="skew phase zipf"  BENCH_REPEATS=3  BENCH_SECS=90
+#   BENCH_OUT=build/bench
+# --quick: the smoke variant of make check (policies none and mmt, the skew
+# workload, one 30 s repeat).
+set -euo pipefail
+
+. "$(dirname "$0")/env.sh"
+policies=${BENCH_POLICIES:-none debian numab2 recipe mmt mmt_ctl}
+workloads=${BENCH_WORKLOADS:-skew phase zipf}
+repeats=${BENCH_REPEATS:-3}
+secs=${BENCH_SECS:-90}
+out=${BENCH_OUT:-$MMT_TOP/build/bench}
+if [ "${1:-}" = --quick ]; then
+	policies="none mmt" workloads=skew repeats=1 secs=30
+	out=${BENCH_OUT:-$MMT_TOP/build/bench-quick}
+fi
+
+"$MMT_TOP/scripts/provision.sh" all
+/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || {
+	echo "bench: installing python3-matplotlib from the host's sources" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends python3-matplotlib >/dev/null
+}
+"$MMT_TOP/scripts/build-dkms.sh"
+rm -rf "$out" && mkdir -p "$out/runs"
+"$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd.gz"
+
+for r in $(seq 1 "$repeats"); do
+	for wl in $workloads; do
+		for pol in $policies; do
+			log=$out/runs/$pol.$wl.$r.log
+			echo "bench: repeat $r/$repeats, $wl, $pol (${secs} s)"
+			"$MMT_TOP/scripts/vm.sh" "$out/initrd.gz" bench \
+				$((secs * 3 + 300)) mmt.policy="$pol" \
+				mmt.workload="$wl" mmt.secs="$secs" quiet \
+				</dev/null 2>&1 | tr -d '\r' >"$log" || true
+			grep -E '^BENCH-(RESULT|ERROR)' "$log" || echo "bench: no result in $log"
+		done
+	done
+done
+
+/usr/bin/python3 "$MMT_TOP/bench/report.py" "$out" \
+	--conditions "Debian $MMT_KVER, QEMU TCG (thread=single), node0 2 CPUs + 1 GiB / node1 CPU-less 1 GiB, HMAT 80/250 ns, 72/26 GB/s; ${secs} s per run, $repeats repeat(s)"

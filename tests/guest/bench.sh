@@ -1,0 +1,127 @@
+#!/bin/sh
+# make bench, one cell: policy x workload, given on the kernel command line
+# (mmt.policy= mmt.workload= mmt.secs=).  Prints the workload's samples and
+# BENCH lines; scripts/bench.sh turns them into CSV, a table and a plot.
+. /mmt/lib.sh
+arg() { sed -n "s/.*mmt\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+POLICY=$(arg policy)
+WORKLOAD=$(arg workload)
+SECS=$(arg secs)
+SECS=${SECS:-60}
+
+# DAMON sysfs: write FILE VALUE under the admin tree
+D=/sys/kernel/mm/damon/admin
+w() { echo "$2" > "$D/$1" || echo "BENCH-ERROR write $1=$2"; }
+
+# node_range NID: "start end" physical bytes of the node's memory blocks
+node_range() {
+	bs=$(printf '%d' "0x$(cat /sys/devices/system/memory/block_size_bytes)")
+	ls -d /sys/devices/system/node/node$1/memory[0-9]* | sed 's/.*memory//' |
+		sort -n | awk -v bs="$bs" 'NR == 1 { lo = $1 } { hi = $1 }
+			END { printf "%.0f %.0f\n", lo * bs, (hi + 1) * bs }'
+}
+
+# The seed's damo command (../shared/seeds/000_*), written through DAMON
+# sysfs as damo would: kdamond 0 demotes node0's cold pages to node1 aiming
+# 0.5 % free on node0, kdamond 1 promotes node1's hot pages to node0 aiming
+# 99.7 % used on node0; intervals goal 4 % 3 5ms 10s; 200 MB per 1 s;
+# young filters; access-pattern maxima written explicitly (sysfs ranges
+# default to 0..0, which would match nothing).
+damon_recipe() {
+	w kdamonds/nr_kdamonds 2
+	for k in 0 1; do
+		c=kdamonds/$k/contexts
+		w $c/nr_contexts 1
+		c=$c/0
+		w $c/operations paddr
+		w $c/monitoring_attrs/intervals/sample_us 5000
+		w $c/monitoring_attrs/intervals/aggr_us 100000
+		w $c/monitoring_attrs/intervals/update_us 1000000
+		w $c/monitoring_attrs/intervals/intervals_goal/access_bp 400
+		w $c/monitoring_attrs/intervals/intervals_goal/aggrs 3
+		w $c/monitoring_attrs/intervals/intervals_goal/min_sample_us 5000
+		w $c/monitoring_attrs/intervals/intervals_goal/max_sample_us 10000000
+		w $c/monitoring_attrs/nr_regions/min 10
+		w $c/monitoring_attrs/nr_regions/max 1000
+		w $c/targets/nr_targets 1
+		w $c/targets/0/regions/nr_regions 1
+		set -- $(node_range $k)
+		w $c/targets/0/regions/0/start "$1"
+		w $c/targets/0/regions/0/end "$2"
+		w $c/schemes/nr_schemes 1
+		s=$c/schemes/0
+		w $s/access_pattern/sz/min 4096
+		w $s/access_pattern/sz/max 18446744073709551615
+		w $s/access_pattern/age/min 0
+		w $s/access_pattern/age/max 4294967295
+		w $s/apply_interval_us 1000000
+		w $s/quotas/bytes 209715200
+		w $s/quotas/reset_interval_ms 1000
+		w $s/quotas/goals/nr_goals 1
+		w $s/quotas/goals/0/nid 0
+		w $s/filters/nr_filters 1
+		w $s/filters/0/type young
+		w $s/filters/0/matching Y
+		if [ $k = 0 ]; then
+			w $s/action migrate_cold
+			w $s/target_nid 1
+			w $s/access_pattern/nr_accesses/min 0
+			w $s/access_pattern/nr_accesses/max 0
+			w $s/quotas/goals/0/target_metric node_mem_free_bp
+			w $s/quotas/goals/0/target_value 50
+			w $s/filters/0/allow N
+		else
+			w $s/action migrate_hot
+			w $s/target_nid 0
+			w $s/access_pattern/nr_accesses/min 1
+			w $s/access_pattern/nr_accesses/max 4294967295
+			w $s/quotas/goals/0/target_metric node_mem_used_bp
+			w $s/quotas/goals/0/target_value 9970
+			w $s/filters/0/allow Y
+		fi
+	done
+	w kdamonds/0/state on
+	w kdamonds/1/state on
+}
+
+case $POLICY in
+debian)	;;	# as shipped: DAMON_STAT on, numa_balancing=1
+*)	echo N > /sys/module/damon_stat/parameters/enabled
+	echo 0 > /proc/sys/kernel/numa_balancing ;;
+esac
+echo 0 > /proc/sys/vm/compaction_proactiveness
+
+case $WORKLOAD in
+skew)	load="-H 120 -F 100" ;;
+phase)	load="-H 200 -K 2 -P $((SECS / 2)) -F 100" ;;
+zipf)	load="-H 200 -F 100 -Z 100" ;;
+*)	echo "BENCH-ERROR workload $WORKLOAD"; exit 1 ;;
+esac
+tierload $load -t "$SECS" -w /tmp/go > /tmp/load.log &
+load_pid=$!
+wait_line 'tierload oracle' /tmp/load.log 300 || echo "BENCH-ERROR setup"
+mig0=$(vmstat pgmigrate_success)
+
+case $POLICY in
+none|debian) ;;
+numab2)	echo 2 > /proc/sys/kernel/numa_balancing
+	echo 1 > /sys/kernel/mm/numa/demotion_enabled
+	echo "BENCH-INFO memory tiers: $(for t in /sys/devices/virtual/memory_tiering/memory_tier*; do
+		echo "${t##*/}=$(cat $t/nodelist)"; done | tr '\n' ' ')" ;;
+recipe)	damon_recipe ;;
+mmt)	modprobe mm_tiering enabled=Y ;;
+mmt_ctl) modprobe mm_tiering enabled=Y controller=Y ;;
+*)	echo "BENCH-ERROR policy $POLICY" ;;
+esac
+echo "BENCH-INFO policy=$POLICY workload=$WORKLOAD secs=$SECS damon_stat=$(cat /sys/module/damon_stat/parameters/enabled) numa_balancing=$(cat /proc/sys/kernel/numa_balancing) kdamonds=$(kdamonds | wc -l)"
+touch /tmp/go
+sleep $((SECS - 1))
+# utime + stime of every kdamond, in USER_HZ (100 on x86) ticks
+kd_ticks=0
+for p in $(kdamonds); do
+	kd_ticks=$((kd_ticks + $(awk '{ print $14 + $15 }' /proc/$p/stat)))
+done
+mig1=$(vmstat pgmigrate_success)
+wait $load_pid
+cat /tmp/load.log
+echo "BENCH-RESULT policy=$POLICY workload=$WORKLOAD migrated_bytes=$(( (mig1 - mig0) * 4096 )) kdamond_cpu_ms=$((kd_ticks * 10)) verify=$(grep -o 'bad_pages=[0-9]*' /tmp/load.log)"
