@@ -24,12 +24,9 @@ if [ "${1:-}" = --quick ]; then
 	out=${BENCH_OUT:-$MMT_TOP/build/bench-quick}
 fi
 
+# also installs Debian's python3-matplotlib for the plot (Debian's
+# /usr/bin/python3, not whatever python3 comes first in PATH)
 "$MMT_TOP/scripts/provision.sh" all
-/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || {
-	echo "bench: installing python3-matplotlib from the host's sources" >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends python3-matplotlib >/dev/null
-}
 "$MMT_TOP/scripts/build-dkms.sh"
 rm -rf "$out" && mkdir -p "$out/runs"
 "$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd.gz"
