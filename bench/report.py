@@ -20,14 +20,14 @@ import statistics
 import sys
 
 LAT_UP, LAT_LOW = 80.0, 250.0
-ORDER = ["none", "debian", "numab2", "recipe", "mmt", "mmt_ctl", "oracle"]
+ORDER = ["none", "debian", "numab2", "recipe", "mmt", "mmt_static", "oracle"]
 NAMES = {
     "none": "none (first touch)",
     "debian": "Debian default (numa_balancing=1)",
     "numab2": "NUMAB-2 (numa_balancing=2 + demotion)",
     "recipe": "DAMON recipe (seed's damo, sysfs)",
     "mmt": "mm_tiering defaults",
-    "mmt_ctl": "mm_tiering controller=Y",
+    "mmt_static": "mm_tiering controller=N (static)",
     "oracle": "oracle",
 }
 
@@ -66,7 +66,7 @@ def min_bytes(wl, run):
     room = max(0, (int(st["up_free_mb"]) - 20) * 256)
     low = int(orc.get("oracle_low_pages", hot))
     first = low + max(0, low - room)
-    if wl == "phase":
+    if wl in ("phase", "tail"):
         # the last sample lands exactly on the end: it starts no phase
         phases = 1 + max(int(s.get("phase", 0)) for s in run["samples"][:-1])
         return 4096 * (first + 2 * hot * (phases - 1))
@@ -80,7 +80,7 @@ def t90(wl, run, secs):
         ph = int(s.get("phase", 0))
         if ph not in out and int(s["upshare_bp"]) * 10 >= 9 * orc:
             out[ph] = int(s["t"]) / 1000.0
-    if wl == "phase":
+    if wl in ("phase", "tail"):
         half = secs / 2.0
         return [round(out[p] - p * half, 1) if p in out else None
                 for p in range(2)]

@@ -2,9 +2,11 @@
 /*
  * KUnit tests of mm_tiering's controller laws (mm-tiering/mmt_ctl.c):
  * step response, saturation, windup, steady-state offset, ping-pong
- * detector windows and hysteresis, static back-off.
+ * detector windows (volume and churn) and hysteresis, static back-off, heat
+ * buckets across sampling intervals and the promotion threshold.
  */
 #include <kunit/test.h>
+#include <linux/string.h>
 
 #include "mmt_ctl.h"
 
@@ -215,6 +217,122 @@ static void mmt_backoff_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mmt_backoff_update(&bo, &bo_cfg, 0, 0));
 }
 
+/* Churn: a full window of two-way periods trips, a burst does not. */
+static void mmt_pp_churn_test(struct kunit *test)
+{
+	const struct mmt_pp_cfg cfg = {
+		.capacity = 1024 * MiB,	/* the volume bound never trips here */
+		.min_bytes = MiB,
+		.relax_periods = 5,
+		.busy_periods = 28,
+	};
+	struct mmt_pingpong a = {}, b = {};
+	int t;
+
+	/* 2 MiB each way every period: 64 MiB per window, far under 1 GiB */
+	for (t = 1; t < MMT_PP_WINDOW; t++)
+		KUNIT_EXPECT_EQ_MSG(test, mmt_pingpong_update(&a, &cfg,
+				    2 * MiB, 2 * MiB), 0U, "period %d", t);
+	KUNIT_EXPECT_EQ(test, mmt_pingpong_update(&a, &cfg, 2 * MiB, 2 * MiB),
+			1U);
+	/* judged again on a fresh window */
+	KUNIT_EXPECT_EQ(test, a.filled, 0U);
+
+	/* a 20-period exchange after a shift, then quiet: never trips */
+	for (t = 0; t < 4 * MMT_PP_WINDOW; t++) {
+		u64 v = t % 40 < 20 ? 10 * MiB : 0;
+
+		KUNIT_EXPECT_EQ(test, mmt_pingpong_update(&b, &cfg, v, v), 0U);
+	}
+	/* 27 busy periods of 32 stay under the bar */
+	memset(&b, 0, sizeof(b));
+	for (t = 0; t < MMT_PP_WINDOW; t++) {
+		u64 v = t < 27 ? 2 * MiB : 0;
+
+		KUNIT_EXPECT_EQ(test, mmt_pingpong_update(&b, &cfg, v, v), 0U);
+	}
+}
+
+/* Accessed samples per second, comparable across sampling intervals. */
+static void mmt_heat_bucket_test(struct kunit *test)
+{
+	/* a busy node: 5 ms samples, 100 ms aggregations (20 samples) */
+	KUNIT_EXPECT_EQ(test, mmt_heat_bucket(0, 20, 100000), 0U);
+	KUNIT_EXPECT_EQ(test, mmt_heat_bucket(1, 20, 100000), 4U); /* 10/s */
+	KUNIT_EXPECT_EQ(test, mmt_heat_bucket(2, 20, 100000), 5U); /* 20/s */
+	/* 19 of 20: 3800/s by the p / (1 - p) estimate */
+	KUNIT_EXPECT_EQ(test, mmt_heat_bucket(19, 20, 100000),
+			MMT_NR_HEAT - 1);
+	KUNIT_EXPECT_EQ(test, mmt_heat_bucket(10, 20, 100000), 8U); /* 200/s */
+	KUNIT_EXPECT_EQ(test, mmt_heat_bucket(20, 20, 100000),
+			MMT_NR_HEAT - 1);
+	/* an idle node: 1 s samples, 20 s aggregations */
+	KUNIT_EXPECT_EQ(test, mmt_heat_bucket(1, 20, 20000000), 1U);
+	/* 19 of 20 one-second samples: about 19/s, not 1/s */
+	KUNIT_EXPECT_EQ(test, mmt_heat_bucket(19, 20, 20000000), 5U);
+	KUNIT_EXPECT_EQ(test, mmt_heat_bucket(10, 20, 20000000), 1U); /* 1/s */
+	/* seen in every sample: hottest, however slowly it samples */
+	KUNIT_EXPECT_EQ(test, mmt_heat_bucket(20, 20, 20000000),
+			MMT_NR_HEAT - 1);
+	KUNIT_EXPECT_EQ(test, mmt_heat_bucket(5, 20, 0), 0U);
+	/* a rate of 10^6 per second stays in the last bucket */
+	KUNIT_EXPECT_EQ(test, mmt_heat_bucket(1000, 2000, 1000),
+			MMT_NR_HEAT - 1);
+}
+
+/* min_accesses(b) is exactly the least nr_accesses of bucket b or above. */
+static void mmt_heat_min_accesses_test(struct kunit *test)
+{
+	static const unsigned long aggrs[] = { 100000, 2000000, 20000000 };
+	unsigned int b, nr, i;
+
+	for (i = 0; i < ARRAY_SIZE(aggrs); i++) {
+		for (b = 1; b < MMT_NR_HEAT; b++) {
+			unsigned int m = mmt_heat_min_accesses(b, 20, aggrs[i]);
+
+			for (nr = 1; nr <= 20; nr++)
+				KUNIT_EXPECT_EQ_MSG(test,
+					mmt_heat_bucket(nr, 20, aggrs[i]) >= b,
+					nr >= m, "aggr %lu bucket %u nr %u",
+					aggrs[i], b, nr);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, mmt_heat_min_accesses(0, 20, 100000), 1U);
+	KUNIT_EXPECT_EQ(test, mmt_heat_min_accesses(5, 20, 100000), 2U);
+	KUNIT_EXPECT_EQ(test, mmt_heat_min_accesses(MMT_NR_HEAT, 20, 100000),
+			UINT_MAX);
+}
+
+/* The promotion threshold: only what displaces colder pages. */
+static void mmt_pick_heat_test(struct kunit *test)
+{
+	u64 low[MMT_NR_HEAT] = {}, up[MMT_NR_HEAT] = {};
+
+	low[1] = 50 * MiB;	/* lukewarm tail on the lower node */
+	low[4] = 100 * MiB;	/* the hot set */
+	up[0] = 300 * MiB;	/* never seen accessed on the upper node */
+	up[8] = 700 * MiB;
+	/* room for everything: promote all that was seen accessed */
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 200 * MiB, 1), 1U);
+	/* no room: the hot set displaces the idle pages, the tail stays */
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 1), 2U);
+	KUNIT_EXPECT_EQ(test, mmt_heat_sum(low, 2, MMT_NR_HEAT), 100 * MiB);
+	/* a wider gap (damping) asks for more heat */
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 3), 4U);
+	/* too little colder to displace: above all the lower node holds */
+	up[0] = 10 * MiB;
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 1), 5U);
+	/* the upper node is all hotter: nothing either */
+	memset(up, 0, sizeof(up));
+	up[MMT_NR_HEAT - 1] = 1000 * MiB;
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 1), 5U);
+	/* the lower node's hottest bucket, nowhere to go: the end */
+	low[MMT_NR_HEAT - 1] = MiB;
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 1), MMT_NR_HEAT);
+	KUNIT_EXPECT_EQ(test, mmt_heat_sum(up, 0, MMT_NR_HEAT + 5),
+			1000 * MiB);
+}
+
 static struct kunit_case mmt_ctl_cases[] = {
 	KUNIT_CASE(mmt_pi_step_response_test),
 	KUNIT_CASE(mmt_pi_saturation_test),
@@ -226,6 +344,10 @@ static struct kunit_case mmt_ctl_cases[] = {
 	KUNIT_CASE(mmt_pp_relax_test),
 	KUNIT_CASE(mmt_pp_budget_test),
 	KUNIT_CASE(mmt_backoff_test),
+	KUNIT_CASE(mmt_pp_churn_test),
+	KUNIT_CASE(mmt_heat_bucket_test),
+	KUNIT_CASE(mmt_heat_min_accesses_test),
+	KUNIT_CASE(mmt_pick_heat_test),
 	{}
 };
 

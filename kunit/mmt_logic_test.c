@@ -148,6 +148,16 @@ static void mmt_check_period_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mmt_check_period_ms(60001), -EINVAL);
 }
 
+static void mmt_check_share_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(0), 0);	/* from HMAT */
+	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(1), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(7347), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(9999), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(10000), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(ULONG_MAX), -EINVAL);
+}
+
 /* ---- effective goals ---- */
 
 struct goals_case {
@@ -346,6 +356,7 @@ static struct kunit_case mmt_params_cases[] = {
 	KUNIT_CASE(mmt_check_bp_test),
 	KUNIT_CASE(mmt_check_quota_test),
 	KUNIT_CASE(mmt_check_period_test),
+	KUNIT_CASE(mmt_check_share_test),
 	KUNIT_CASE_PARAM(mmt_effective_goals_test, goals_gen_params),
 	{}
 };

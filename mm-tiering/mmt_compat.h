@@ -27,6 +27,28 @@ static inline void mmt_quota_set_temporal(struct damos_quota *q)
 }
 #endif
 
+/*
+ * Since Linux 6.15 memory that no DAMOS filter matched is allowed or rejected
+ * as the opposite of the last filter's allow (struct damos
+ * {core,ops}_filters_default_reject).  Only damon_commit_ctx() computes
+ * those two fields; damon_new_scheme() allocates the scheme without zeroing
+ * them, so a context built and started directly (as this module and
+ * samples/damon/mtier.c do) runs with whatever the allocator left there.
+ * The module uses reject filters only, for which the default is "allow":
+ * set it.
+ */
+#ifdef MMT_HAVE_FILTERS_DEFAULT
+static inline void mmt_filters_default_allow(struct damos *s)
+{
+	s->core_filters_default_reject = false;
+	s->ops_filters_default_reject = false;
+}
+#else
+static inline void mmt_filters_default_allow(struct damos *s)
+{
+}
+#endif
+
 /* kzalloc_obj() arrived in Linux 7.0; GFP_KERNEL is its default. */
 #ifndef MMT_HAVE_KZALLOC_OBJ
 #define kzalloc_obj(p) kzalloc(sizeof(p), GFP_KERNEL)

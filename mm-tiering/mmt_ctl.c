@@ -30,7 +30,10 @@
  *    promoted, cold pages demoted to make room) never needs to move more
  *    than the upper node's capacity C each way.  If both directions moved
  *    more than C, at least min(sum P, sum D) - C bytes were moved twice:
- *    that is ping-pong, and the detector trips.  Each trip raises a damping
+ *    that is ping-pong, and the detector trips.  It also trips on churn
+ *    below that volume: a window in which nearly every period moved pages
+ *    both ways (a legitimate exchange is a burst after a shift, churn never
+ *    stops while the pattern stands still).  Each trip raises a damping
  *    level (the caller widens the gap between hot and cold thresholds and
  *    halves the budget per level, mmt_pp_budget) and starts a fresh window;
  *    relax_periods quiet periods in a row lower it by one: hysteresis, so
@@ -50,6 +53,7 @@
  * saturated, period 4 would still ask 0 + 0.1 * 120 = 12 MiB: a 12 MiB
  * overshoot, and more after a longer saturated start.
  */
+#include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
 #include <linux/math64.h>
@@ -98,6 +102,26 @@ static u64 mmt_ring_sum(const u64 *ring, unsigned int n)
 	return s;
 }
 
+/*
+ * A full window in which at least @cfg->busy_periods periods moved
+ * @cfg->min_bytes or more both ways.  A new hot set is exchanged in a burst
+ * (a shift of 200 MiB at 20 MiB per period takes about ten periods, and then
+ * nothing needs to move); an exchange that never ends while the pattern is
+ * stable is lukewarm pages swapped for lukewarm pages.
+ */
+static bool mmt_pp_busy(const struct mmt_pingpong *pp,
+			const struct mmt_pp_cfg *cfg)
+{
+	unsigned int i, busy = 0;
+
+	if (!cfg->busy_periods || pp->filled < MMT_PP_WINDOW)
+		return false;
+	for (i = 0; i < MMT_PP_WINDOW; i++)
+		busy += pp->prom[i] >= cfg->min_bytes &&
+			pp->dem[i] >= cfg->min_bytes;
+	return busy >= cfg->busy_periods;
+}
+
 /**
  * mmt_pingpong_update() - feed one period's volumes, get the damping level.
  * @pp:		state; zero-initialised at start
@@ -129,7 +153,8 @@ unsigned int mmt_pingpong_update(struct mmt_pingpong *pp,
 	}
 	sp = mmt_ring_sum(pp->prom, pp->filled);
 	sd = mmt_ring_sum(pp->dem, pp->filled);
-	if (min(sp, sd) <= cfg->capacity)
+	if (min(sp, sd) <= cfg->capacity &&
+	    !mmt_pp_busy(pp, cfg))
 		return pp->level;
 	if (pp->level < MMT_PP_MAX_LEVEL)
 		pp->level++;
@@ -174,4 +199,110 @@ bool mmt_backoff_update(struct mmt_backoff *bo, const struct mmt_bo_cfg *cfg,
 		bo->idle = 0;
 	}
 	return bo->backed_off;
+}
+
+/**
+ * mmt_heat_bucket() - heat bucket of a region.
+ * @nr_accesses:	samples that saw it accessed in one aggregation
+ * @max_nr:		samples per aggregation of its context
+ * @aggr_us:		the aggregation interval of its context
+ *
+ * DAMON's nr_accesses counts samples per aggregation, and each context tunes
+ * its own intervals: 5 accessed samples of 20 mean 50/s at 100 ms
+ * aggregations and 1/s at 5 s ones.  Per second, the counts of an idle lower
+ * node and a busy upper node can be compared -- except that a sample only
+ * says "accessed at least once": a region accessed ten times a second looks
+ * accessed in every 1 s sample, like one accessed a thousand times.  The
+ * rate is therefore estimated from the share of samples that saw an access
+ * (see below), and a region seen in every sample is put in the hottest
+ * bucket (an idle lower node samples slowly, and its hottest region would
+ * otherwise look colder than a lukewarm one of the busy upper node).
+ *
+ * Return: 0 .. MMT_NR_HEAT - 1.
+ */
+unsigned int mmt_heat_bucket(unsigned int nr_accesses, unsigned int max_nr,
+			     unsigned long aggr_us)
+{
+	u64 rate;
+
+	if (!nr_accesses || !aggr_us)
+		return 0;
+	/* seen in every sample: as hot as this context can tell */
+	if (nr_accesses >= max_nr)
+		return MMT_NR_HEAT - 1;
+	/*
+	 * A sample sees an access in its interval S with p = 1 - e^(-rate S)
+	 * for Poisson accesses; rate = -ln(1 - p) / S >= p / ((1 - p) S) is
+	 * estimated by the latter, with p = nr / max_nr and S = aggr / max_nr.
+	 */
+	rate = div64_u64((u64)nr_accesses * max_nr * 1000000,
+			 (u64)(max_nr - nr_accesses) * aggr_us);
+	/* seen accessed, however slowly: warmer than never */
+	if (!rate)
+		return 1;
+	return min_t(unsigned int, fls64(rate), MMT_NR_HEAT - 1);
+}
+
+/**
+ * mmt_heat_min_accesses() - least nr_accesses of bucket @bucket.
+ * @bucket:	heat bucket, 1 .. MMT_NR_HEAT - 1
+ * @max_nr:	samples per aggregation of the context
+ * @aggr_us:	the aggregation interval of the context
+ *
+ * Return: the smallest nr_accesses whose bucket is @bucket or above (1 at
+ * least; UINT_MAX for a bucket past the last).
+ */
+unsigned int mmt_heat_min_accesses(unsigned int bucket, unsigned int max_nr,
+				   unsigned long aggr_us)
+{
+	unsigned int nr;
+
+	if (bucket >= MMT_NR_HEAT)
+		return UINT_MAX;
+	if (bucket <= 1)
+		return 1;
+	/* at most max_nr + 1 steps: nr_accesses never exceeds max_nr */
+	for (nr = 1; nr < max_nr; nr++)
+		if (mmt_heat_bucket(nr, max_nr, aggr_us) >= bucket)
+			return nr;
+	return max_t(unsigned int, max_nr, 1);
+}
+
+/* Bytes of buckets [@from, @to) of @heat. */
+u64 mmt_heat_sum(const u64 *heat, unsigned int from, unsigned int to)
+{
+	u64 s = 0;
+
+	for (; from < to && from < MMT_NR_HEAT; from++)
+		s += heat[from];
+	return s;
+}
+
+/**
+ * mmt_pick_heat() - the promotion threshold, as a heat bucket.
+ * @low:	bytes per heat bucket on the lower nodes
+ * @up:		bytes per heat bucket on the upper node
+ * @room:	free bytes of the upper node above its goal
+ * @gap:	buckets between what is promoted and what is demoted (>= 1)
+ *
+ * The lowest bucket T >= 1 such that everything at T or hotter on the lower
+ * nodes fits in the room plus what the upper node holds colder than T - gap:
+ * promote only what displaces colder pages, by a margin.  With a plain
+ * "accessed at all" threshold, lukewarm pages of the lower node displace
+ * lukewarm pages of the upper node, which come back the next minute.
+ *
+ * Return: T in 1 .. MMT_NR_HEAT (MMT_NR_HEAT: promote nothing).
+ */
+unsigned int mmt_pick_heat(const u64 *low, const u64 *up, u64 room,
+			   unsigned int gap)
+{
+	unsigned int t;
+
+	for (t = 1; t < MMT_NR_HEAT; t++) {
+		u64 colder = t > gap ? mmt_heat_sum(up, 0, t - gap) : 0;
+
+		if (mmt_heat_sum(low, t, MMT_NR_HEAT) <= room + colder)
+			return t;
+	}
+	return MMT_NR_HEAT;
 }

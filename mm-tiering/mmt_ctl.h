@@ -39,11 +39,14 @@ s64 mmt_pi_step(struct mmt_pi *pi, s64 err, s64 lo, s64 hi);
  *			ways within one window means pages moved twice
  * @min_bytes:		a period is quiet if either way moved less than this
  * @relax_periods:	quiet periods before the level drops by one
+ * @busy_periods:	a full window with at least this many periods moving
+ *			@min_bytes or more both ways is churn too (0: off)
  */
 struct mmt_pp_cfg {
 	u64 capacity;
 	u64 min_bytes;
 	unsigned int relax_periods;
+	unsigned int busy_periods;
 };
 
 /**
@@ -95,5 +98,22 @@ struct mmt_backoff {
 
 bool mmt_backoff_update(struct mmt_backoff *bo, const struct mmt_bo_cfg *cfg,
 			u64 moved, u64 demand);
+
+/* ---- heat: comparing regions of contexts that sample differently ---- */
+
+/*
+ * Heat bucket of a region: 0 when not seen accessed, else k for an observed
+ * rate of [2^(k-1), 2^k) accessed samples per second, the last bucket open
+ * (and holding what was seen accessed in every sample).
+ */
+#define MMT_NR_HEAT		12
+
+unsigned int mmt_heat_bucket(unsigned int nr_accesses, unsigned int max_nr,
+			     unsigned long aggr_us);
+unsigned int mmt_heat_min_accesses(unsigned int bucket, unsigned int max_nr,
+				   unsigned long aggr_us);
+unsigned int mmt_pick_heat(const u64 *low, const u64 *up, u64 room,
+			   unsigned int gap);
+u64 mmt_heat_sum(const u64 *heat, unsigned int from, unsigned int to);
 
 #endif /* _MMT_CTL_H */

@@ -9,6 +9,7 @@
  * target's used memory is below promote_target_used_bp.  This is the
  * TPP-DAMON recipe of samples/damon/mtier.c, for any number of nodes.
  */
+#include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/numa.h>
@@ -29,8 +30,8 @@ static const struct damon_attrs mmt_attrs = {
 	.intervals_goal = {
 		.access_bp = 400,
 		.aggrs = 3,
-		.min_sample_us = 5 * USEC_PER_MSEC,
-		.max_sample_us = 10 * USEC_PER_SEC,
+		.min_sample_us = MMT_MIN_SAMPLE_US,
+		.max_sample_us = MMT_MAX_SAMPLE_US,
 	},
 	/*
 	 * At least 100 regions, so that one region spans at most 1 % of the
@@ -43,7 +44,8 @@ static const struct damon_attrs mmt_attrs = {
 };
 
 static struct damos *mmt_new_scheme(bool promote, int target,
-				    const struct mmt_cfg *cfg)
+				    const struct mmt_cfg *cfg,
+				    unsigned long reset_ms)
 {
 	struct damos_access_pattern pattern = {
 		.min_sz_region = PAGE_SIZE,
@@ -60,7 +62,7 @@ static struct damos *mmt_new_scheme(bool promote, int target,
 		 * the on/off goal tuner overshoots a goal by at most a tenth
 		 * of a second's budget (20 MiB at 200 MiB/s).
 		 */
-		.reset_interval = MMT_QUOTA_INTERVAL_MS,
+		.reset_interval = reset_ms,
 		.sz = mmt_quota_bytes(cfg->quota_mb_per_s,
 				      MMT_QUOTA_INTERVAL_MS),
 		.weight_sz = 0,
@@ -79,6 +81,89 @@ static struct damos *mmt_new_scheme(bool promote, int target,
 			promote ? DAMOS_MIGRATE_HOT : DAMOS_MIGRATE_COLD,
 			MMT_QUOTA_INTERVAL_MS * USEC_PER_MSEC, &quota, &wmarks,
 			target);
+}
+
+static void mmt_node_range(int nid, struct damon_addr_range *r)
+{
+	r->start = PFN_PHYS(node_start_pfn(nid));
+	r->end = PFN_PHYS(node_end_pfn(nid));
+}
+
+/* Reject filters: pages of @skip (already on the target), pages not young. */
+static int mmt_bw_filters(struct damos *s, const struct damon_addr_range *skip)
+{
+	struct damos_filter *f;
+
+	f = mmt_call(damos_new_filter)(DAMOS_FILTER_TYPE_ADDR, true, false);
+	if (!f)
+		return -ENOMEM;
+	f->addr_range = *skip;
+	mmt_call(damos_add_filter)(s, f);
+	f = mmt_call(damos_new_filter)(DAMOS_FILTER_TYPE_YOUNG, false, false);
+	if (!f)
+		return -ENOMEM;
+	mmt_call(damos_add_filter)(s, f);
+	mmt_filters_default_allow(s);
+	return 0;
+}
+
+/*
+ * Bandwidth mode, the context of lower node @nid: it monitors @nid and its
+ * upper node @upper together (one target, both physical spans), so that
+ * node_eligible_mem_bp -- computed over a context's own regions -- sees the
+ * whole hot set.  Two migrate_hot schemes share the hot pattern: one moves
+ * hot pages of @nid up until @upper holds its share of them, the other moves
+ * hot pages of @upper down until @nid holds the rest.  Each stops within
+ * MMT_BW_DEADBAND_BP of its share, so that at the target neither runs.
+ */
+static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
+			  int nid, int upper, const struct mmt_cfg *cfg)
+{
+	struct damon_addr_range ranges[2], r_low, r_up;
+	struct damos *schemes[2];
+	unsigned long share;
+	int i, err;
+
+	err = mmt_upper_share(upper, nid, cfg, &share);
+	if (err)
+		return err;
+	mmt_node_range(nid, &r_low);
+	mmt_node_range(upper, &r_up);
+	ranges[0] = r_low.start < r_up.start ? r_low : r_up;
+	ranges[1] = r_low.start < r_up.start ? r_up : r_low;
+	if (ranges[0].end > ranges[1].start)
+		return -EINVAL;
+	/* replaces the single-node region set by the caller */
+	err = mmt_call(damon_set_regions)(t, ranges, 2, DAMON_MIN_REGION_SZ);
+	if (err)
+		return err;
+	for (i = 0; i < 2; i++) {
+		schemes[i] = mmt_new_scheme(true, i ? nid : upper, cfg,
+					    MMT_BW_RESET_MS);
+		if (!schemes[i]) {
+			/* the context owns what it holds; the caller frees it */
+			mmt_call(damon_set_schemes)(ctx, schemes, i);
+			return -ENOMEM;
+		}
+	}
+	mmt_call(damon_set_schemes)(ctx, schemes, 2);
+	for (i = 0; i < 2; i++) {
+		bool up = i == 0;
+		struct damos_quota_goal *g;
+
+		g = mmt_call(damos_new_quota_goal)(
+				DAMOS_QUOTA_NODE_ELIGIBLE_MEM_BP,
+				(up ? share : MMT_BP_MAX - share) -
+				MMT_BW_DEADBAND_BP);
+		if (!g)
+			return -ENOMEM;
+		g->nid = up ? upper : nid;
+		mmt_call(damos_add_quota_goal)(&schemes[i]->quota, g);
+		err = mmt_bw_filters(schemes[i], up ? &r_up : &r_low);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /**
@@ -113,7 +198,8 @@ int mmt_node_goals(int nid, const struct mmt_cfg *cfg, struct mmt_goals *goals)
  * @target:	node that pages migrate to
  * @cfg:	validated inputs
  *
- * Return: the context, or NULL on allocation failure or an invalid node.
+ * Return: the context, or an ERR_PTR(): -EINVAL for an invalid node or
+ * (bandwidth mode) no share, -ENOMEM.
  */
 struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 				const struct mmt_cfg *cfg)
@@ -127,18 +213,19 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 	struct damon_attrs attrs;
 	struct damon_ctx *ctx;
 	struct damos *scheme;
+	int err = -ENOMEM;
 
 	if (nid < 0 || nid >= MMT_MAX_NODES || !node_state(nid, N_MEMORY) ||
 	    target < 0 || target >= MMT_MAX_NODES ||
 	    !node_state(target, N_MEMORY))
-		return NULL;
+		return ERR_PTR(-EINVAL);
 	/* both goals are about the upper node of the pair */
 	if (mmt_node_goals(promote ? target : nid, cfg, &goals))
-		return NULL;
+		return ERR_PTR(-EINVAL);
 
 	ctx = mmt_call(damon_new_ctx)();
 	if (!ctx)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	attrs = mmt_attrs;
 	if (mmt_call(damon_set_attrs)(ctx, &attrs))
 		goto fail;
@@ -149,13 +236,18 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 	if (!t)
 		goto fail;
 	mmt_call(damon_add_target)(ctx, t);
-	range.start = PFN_PHYS(node_start_pfn(nid));
-	range.end = PFN_PHYS(node_end_pfn(nid));
+	mmt_node_range(nid, &range);
 	if (range.start >= range.end ||
 	    mmt_call(damon_set_regions)(t, &range, 1, DAMON_MIN_REGION_SZ))
 		goto fail;
 
-	scheme = mmt_new_scheme(promote, target, cfg);
+	if (promote && cfg->bandwidth) {
+		err = mmt_bw_schemes(ctx, t, nid, target, cfg);
+		if (err)
+			goto fail;
+		return ctx;
+	}
+	scheme = mmt_new_scheme(promote, target, cfg, MMT_QUOTA_INTERVAL_MS);
 	if (!scheme)
 		goto fail;
 	mmt_call(damon_set_schemes)(ctx, &scheme, 1);
@@ -170,14 +262,19 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 	goal->nid = promote ? target : nid;
 	mmt_call(damos_add_quota_goal)(&scheme->quota, goal);
 
-	/* promote only pages seen young, never demote a young page */
-	filter = mmt_call(damos_new_filter)(DAMOS_FILTER_TYPE_YOUNG, true,
-					    promote);
+	/*
+	 * promote only pages seen young, never demote a young page: reject
+	 * the pages that are not young, or those that are (a reject filter
+	 * means the same whatever the unmatched default is)
+	 */
+	filter = mmt_call(damos_new_filter)(DAMOS_FILTER_TYPE_YOUNG, !promote,
+					    false);
 	if (!filter)
 		goto fail;
 	mmt_call(damos_add_filter)(scheme, filter);
+	mmt_filters_default_allow(scheme);
 	return ctx;
 fail:
 	mmt_call(damon_destroy_ctx)(ctx);
-	return NULL;
+	return ERR_PTR(err);
 }

@@ -16,11 +16,27 @@ struct mmt_cfg {
 	unsigned long quota_mb_per_s;
 	bool controller;
 	unsigned long period_ms;
+	bool bandwidth;			/* mode=bandwidth */
+	unsigned long upper_share_bp;	/* 0: from HMAT */
 };
 
 /* Quota and apply period of every scheme, in milliseconds. */
 #define MMT_QUOTA_INTERVAL_MS	100
+/* Floor of DAMON's self-tuned sampling interval, in microseconds. */
+#define MMT_MIN_SAMPLE_US	5000
+/* ... and its ceiling */
+#define MMT_MAX_SAMPLE_US	10000000
 
+/*
+ * Bandwidth mode: the distribution schemes' goals are evaluated and their
+ * quota charged once a second (node_eligible_mem_bp reads every folio of the
+ * hot regions), and they stop within +-1.5 % of the target share.
+ */
+#define MMT_BW_RESET_MS		1000
+#define MMT_BW_DEADBAND_BP	150
+
+int mmt_upper_share(int upper, int lower, const struct mmt_cfg *cfg,
+		    unsigned long *share_bp);
 int mmt_node_goals(int nid, const struct mmt_cfg *cfg,
 		   struct mmt_goals *goals);
 struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,

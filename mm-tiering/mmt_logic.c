@@ -196,6 +196,15 @@ int mmt_check_period_ms(unsigned long ms)
 	return ms >= 100 && ms <= 60000 ? 0 : -EINVAL;
 }
 
+/*
+ * Bandwidth mode's upper share: 0 (from HMAT) or 1..9999 bp (each node of
+ * the pair keeps some of the hot memory; 10000 is capacity mode).
+ */
+int mmt_check_share_bp(unsigned long bp)
+{
+	return bp < MMT_BP_MAX ? 0 : -EINVAL;
+}
+
 /* Nearest node of @want tier to @from; ties go to the lowest node id. */
 static int mmt_nearest(const struct mmt_topo *topo,
 		       const struct mmt_plan *plan, int from, enum mmt_tier want)

@@ -54,6 +54,7 @@ int mmt_bw_shares(const u64 *bw, int nr, unsigned long *share_bp);
 int mmt_check_bp(unsigned long bp);
 int mmt_check_quota_mb(unsigned long mb_per_s);
 int mmt_check_period_ms(unsigned long ms);
+int mmt_check_share_bp(unsigned long bp);
 
 enum mmt_tier {
 	MMT_TIER_NONE,		/* not a memory node */

@@ -137,14 +137,64 @@ static const struct kernel_param_ops mmt_bool_ops = {
 };
 
 /*
- * Y runs the in-kernel feedback controller (experimental: on our bench it is
- * not yet better than the static recipe); N (default) runs the static
- * recipe with a fixed per-scheme budget.
+ * Y (default) runs the in-kernel feedback controller (mmt_loop.c): promotion
+ * threshold, room made by demotion, ping-pong damping and back-off tuned
+ * every control period.  N runs the static recipe: the DAMOS goals with a
+ * fixed per-scheme budget and the thresholds as typed ("accessed at all" /
+ * "not accessed").
  */
-static bool controller __read_mostly;
+static bool controller __read_mostly = true;
 module_param_cb(controller, &mmt_bool_ops, &controller, 0600);
 MODULE_PARM_DESC(controller,
-	"Y: feedback controller (experimental); N: static recipe (default)");
+	"Y: feedback controller (default); N: static recipe");
+
+/*
+ * What the module distributes.  "capacity" (default): upper nodes hold as
+ * much of the hot memory as their free-memory goal allows.  "bandwidth": hot
+ * memory is split between each upper node and its lower node by target
+ * shares (node_eligible_mem_bp quota goals; one context per lower node
+ * monitors both nodes), so that both nodes' bandwidth serves it.
+ */
+static bool mode_bandwidth __read_mostly;
+
+static int mmt_set_mode(const char *val, const struct kernel_param *kp)
+{
+	if (sysfs_streq(val, "capacity")) {
+		mode_bandwidth = false;
+	} else if (sysfs_streq(val, "bandwidth")) {
+		mode_bandwidth = true;
+	} else {
+		pr_warn("mode: invalid value '%.*s': need capacity or bandwidth; kept %s\n",
+			mmt_len(val), val,
+			mode_bandwidth ? "bandwidth" : "capacity");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int mmt_get_mode(char *buf, const struct kernel_param *kp)
+{
+	return sprintf(buf, "%s\n", mode_bandwidth ? "bandwidth" : "capacity");
+}
+
+static const struct kernel_param_ops mmt_mode_ops = {
+	.set = mmt_set_mode,
+	.get = mmt_get_mode,
+};
+
+module_param_cb(mode, &mmt_mode_ops, NULL, 0600);
+MODULE_PARM_DESC(mode,
+	"capacity (default): fill upper nodes; bandwidth: split hot memory by shares");
+
+/*
+ * Bandwidth mode: the share of hot memory each upper node holds, in basis
+ * points; 0 (default) takes it from HMAT read bandwidth (72:26 GB/s gives
+ * 7347), 1..9999 overrides it.
+ */
+static unsigned long upper_share_bp __read_mostly;
+MMT_ULONG_PARAM(upper_share_bp, mmt_check_share_bp,
+	"0 (from HMAT) or basis points 1..9999",
+	"Bandwidth mode: upper node's share of hot memory in bp (0: HMAT)");
 
 static void mmt_inputs(struct mmt_cfg *cfg)
 {
@@ -153,41 +203,174 @@ static void mmt_inputs(struct mmt_cfg *cfg)
 	cfg->quota_mb_per_s = quota_mb_per_s;
 	cfg->controller = controller;
 	cfg->period_ms = control_period_ms;
+	cfg->bandwidth = mode_bandwidth;
+	cfg->upper_share_bp = upper_share_bp;
 }
 
-/* Runs in each kdamond after every sample: publish the scheme's state. */
+/*
+ * Whether region @r matched @p at its last aggregation (DAMON resets
+ * nr_accesses at each aggregation and keeps the count in last_nr_accesses).
+ */
+static bool mmt_region_matches(const struct damon_region *r,
+			       const struct damos_access_pattern *p)
+{
+	unsigned long sz = r->ar.end - r->ar.start;
+
+	return sz >= p->min_sz_region && sz <= p->max_sz_region &&
+	       r->last_nr_accesses >= p->min_nr_accesses &&
+	       r->last_nr_accesses <= p->max_nr_accesses &&
+	       r->age >= p->min_age_region && r->age <= p->max_age_region;
+}
+
+/*
+ * Accessed samples of region @r over the last aggregation interval, as a
+ * moving sum updated every sample: the count of the aggregation in progress
+ * plus the last aggregation's, weighted by the part of the window still to
+ * come (DAMON's damon_nr_accesses_mvsum(), which it does not export).  A new
+ * hot set shows within a few samples, not at the end of an aggregation.
+ */
+static unsigned int mmt_region_mvsum(struct damon_ctx *ctx,
+				     struct damon_region *r,
+				     unsigned int max_nr)
+{
+	unsigned long left = 0;
+
+	if (!max_nr)
+		return r->last_nr_accesses;
+	if (ctx->next_aggregation_sis > ctx->passed_sample_intervals)
+		left = min_t(unsigned long, ctx->next_aggregation_sis -
+			     ctx->passed_sample_intervals, max_nr);
+	return min_t(unsigned int, max_nr, r->nr_accesses +
+		     r->last_nr_accesses * left / max_nr);
+}
+
+/*
+ * The controller's sampling range, in the kdamond: DAMON's interval tuning
+ * stays within it from its next step; a sampling interval above the new
+ * ceiling is brought down now (waking from back-off must not wait for
+ * three aggregations of the slow interval).
+ */
+static void mmt_apply_sampling(struct mmt_node *n, unsigned long min_us,
+			       unsigned long max_us)
+{
+	struct damon_intervals_goal *g = &n->ctx->attrs.intervals_goal;
+	struct damon_attrs attrs;
+
+	g->min_sample_us = min_us;
+	g->max_sample_us = max(max_us, min_us);
+	if (n->ctx->attrs.sample_interval <= g->max_sample_us)
+		return;
+	attrs = n->ctx->attrs;
+	attrs.aggr_interval = div64_u64((u64)attrs.aggr_interval *
+					g->max_sample_us,
+					attrs.sample_interval);
+	attrs.sample_interval = g->max_sample_us;
+	mmt_call(damon_set_attrs)(n->ctx, &attrs);
+}
+
+/* The controller's step for scheme @idx of @n, applied whole in its kdamond. */
+static void mmt_apply_knobs(struct mmt_node *n, struct damos *s, int idx,
+			    unsigned int max_nr, unsigned long aggr_us)
+{
+	struct damos_quota_goal *g;
+
+	if (n->bw) {
+		/* bandwidth mode: the two distribution schemes' quotas only */
+		s->quota.sz = idx ? n->knob_sz2 : n->knob_sz;
+		return;
+	}
+	if (idx)
+		return;
+	s->quota.sz = n->knob_sz;
+	if (n->tier == MMT_TIER_LOWER) {
+		s->pattern.min_nr_accesses =
+			mmt_heat_min_accesses(n->knob_heat, max_nr, aggr_us);
+	} else {
+		s->pattern.max_nr_accesses = n->knob_heat <= 1 ? 0 :
+			mmt_heat_min_accesses(n->knob_heat, max_nr,
+					      aggr_us) - 1;
+		s->pattern.min_age_region = n->knob_min_age;
+	}
+	if (n->knob_goal)
+		damos_for_each_quota_goal(g, &s->quota)
+			g->target_value = n->knob_goal;
+}
+
+/*
+ * Runs in each kdamond after every sample: publish the schemes' state (the
+ * first scheme's in stat and goal_*, a bandwidth-mode context's second in
+ * stat2 and goal2_*), the heat histogram and the bytes the first scheme's
+ * pattern matches; apply the controller's knobs.
+ */
 static int mmt_report_fn(void *data)
 {
 	struct mmt_node *n = data;
 	struct damos_quota_goal *g;
+	u64 heat[MMT_NR_HEAT] = { 0 };
+	unsigned long eligible = 0;
+	unsigned long aggr_us = n->ctx->attrs.aggr_interval;
+	unsigned int max_nr = aggr_us / max(n->ctx->attrs.sample_interval, 1UL);
+	struct damos *first = NULL, *s;
+	struct damon_region *r;
 	struct damon_target *t;
+	unsigned long min_us = 0, max_us = 0;
 	unsigned int nr = 0;
-	struct damos *s;
+	bool knobs;
+	int idx = 0;
 
-	damon_for_each_target(t, n->ctx)
-		nr += t->nr_regions;
 	damon_for_each_scheme(s, n->ctx) {
-		spin_lock(&mmt_stat_lock);
-		n->sample_us = n->ctx->attrs.sample_interval;
-		n->aggr_us = n->ctx->attrs.aggr_interval;
-		n->nr_regions = nr;
-		n->stat = s->stat;
-		n->esz = s->quota.esz;
-		damos_for_each_quota_goal(g, &s->quota) {
-			n->goal_current = g->current_value;
-			n->goal_target = g->target_value;
-		}
-		/* the controller's step, applied whole in this kdamond */
-		if (n->knob_set) {
-			s->quota.sz = n->knob_sz;
-			if (n->tier == MMT_TIER_LOWER)
-				s->pattern.min_nr_accesses =
-					n->knob_min_accesses;
-			else
-				s->pattern.min_age_region = n->knob_min_age;
-		}
-		spin_unlock(&mmt_stat_lock);
+		first = s;
+		break;
 	}
+	if (!first)
+		return 0;
+	/* what the pattern matched at the last aggregation */
+	damon_for_each_target(t, n->ctx) {
+		nr += t->nr_regions;
+		damon_for_each_region(r, t) {
+			unsigned long sz = r->ar.end - r->ar.start;
+
+			if (mmt_region_matches(r, &first->pattern))
+				eligible += sz;
+			heat[mmt_heat_bucket(mmt_region_mvsum(n->ctx, r,
+							      max_nr),
+					     max_nr, aggr_us)] += sz;
+		}
+	}
+	spin_lock(&mmt_stat_lock);
+	n->eligible = eligible;
+	memcpy(n->heat, heat, sizeof(heat));
+	n->sample_us = n->ctx->attrs.sample_interval;
+	n->aggr_us = n->ctx->attrs.aggr_interval;
+	n->nr_regions = nr;
+	knobs = n->knob_set;
+	min_us = n->knob_min_sample_us;
+	max_us = n->knob_max_sample_us;
+	damon_for_each_scheme(s, n->ctx) {
+		if (idx > 1)
+			break;
+		if (idx) {
+			n->stat2 = s->stat;
+		} else {
+			n->stat = s->stat;
+			n->esz = s->quota.esz;
+		}
+		damos_for_each_quota_goal(g, &s->quota) {
+			if (idx) {
+				n->goal2_current = g->current_value;
+				n->goal2_target = g->target_value;
+			} else {
+				n->goal_current = g->current_value;
+				n->goal_target = g->target_value;
+			}
+		}
+		if (knobs)
+			mmt_apply_knobs(n, s, idx, max_nr, aggr_us);
+		idx++;
+	}
+	spin_unlock(&mmt_stat_lock);
+	if (knobs)
+		mmt_apply_sampling(n, min_us, max_us);
 	return 0;
 }
 
@@ -318,9 +501,13 @@ static int mmt_start(void)
 		n->nid = nid;
 		n->tier = plan->tier[nid];
 		n->target = plan->target[nid];
+		n->bw = cfg.bandwidth && n->tier == MMT_TIER_LOWER;
 		n->ctx = mmt_build_ctx(nid, n->tier, n->target, &cfg);
-		if (!n->ctx)
+		if (IS_ERR(n->ctx)) {
+			err = PTR_ERR(n->ctx);
+			n->ctx = NULL;
 			goto out_free;
+		}
 		ctxs[mmt_nr_nodes++] = n->ctx;
 		mmt_explain_goals(n, &cfg);
 	}
@@ -429,6 +616,7 @@ MODULE_PARM_DESC(enabled, "Enable or disable mm_tiering (default N)");
 struct mmt_commit {
 	struct mmt_node *n;
 	struct damon_ctx *src;
+	bool bw;
 };
 
 /*
@@ -445,6 +633,11 @@ static int mmt_commit_fn(void *data)
 	c->src->attrs.aggr_interval = ctx->attrs.aggr_interval;
 	c->src->attrs.aggr_samples = 0;
 	err = mmt_call(damon_commit_ctx)(ctx, c->src);
+	if (!err) {
+		spin_lock(&mmt_stat_lock);
+		c->n->bw = c->bw;
+		spin_unlock(&mmt_stat_lock);
+	}
 	mmt_report_fn(c->n);
 	return err;
 }
@@ -460,9 +653,10 @@ static int mmt_commit_cfg(const struct mmt_cfg *cfg, int nr, int *done)
 		struct mmt_node *n = &mmt_nodes[*done];
 
 		c.n = n;
+		c.bw = cfg->bandwidth && n->tier == MMT_TIER_LOWER;
 		c.src = mmt_build_ctx(n->nid, n->tier, n->target, cfg);
-		if (!c.src)
-			return -ENOMEM;
+		if (IS_ERR(c.src))
+			return PTR_ERR(c.src);
 		control.data = &c;
 		err = mmt_call(damon_call)(n->ctx, &control);
 		mmt_call(damon_destroy_ctx)(c.src);
@@ -562,6 +756,9 @@ static long mmt_out_value(struct mmt_node *n, enum mmt_out what)
 	case MMT_OUT_PROMOTED:
 		return n->tier == MMT_TIER_LOWER ? n->stat.sz_applied : 0;
 	case MMT_OUT_DEMOTED:
+		/* bandwidth mode: hot pages pushed down to a lower node */
+		if (n->bw)
+			return n->stat2.sz_applied;
 		return n->tier == MMT_TIER_UPPER ? n->stat.sz_applied : 0;
 	case MMT_OUT_TRIED:
 		return n->stat.sz_tried;
@@ -612,7 +809,7 @@ MMT_OUTPUT(kdamond_pids, MMT_OUT_PIDS,
 MMT_OUTPUT(bytes_promoted, MMT_OUT_PROMOTED,
 	   "nid:bytes promoted out of each lower node since enable");
 MMT_OUTPUT(bytes_demoted, MMT_OUT_DEMOTED,
-	   "nid:bytes demoted out of each upper node since enable");
+	   "nid:bytes demoted out of each upper node (bandwidth mode: pushed down to each lower node) since enable");
 MMT_OUTPUT(bytes_tried, MMT_OUT_TRIED,
 	   "nid:bytes of regions each node's scheme tried since enable");
 MMT_OUTPUT(bytes_failed, MMT_OUT_FAILED,
@@ -624,11 +821,13 @@ static int mmt_status_get(char *buf, const struct kernel_param *kp)
 
 	mutex_lock(&mmt_lock);
 	len = scnprintf(buf, PAGE_SIZE,
-			"running=%d used_bp=%lu free_bp=%lu quota=%lu controller=%d period_ms=%lu\n",
+			"running=%d used_bp=%lu free_bp=%lu quota=%lu controller=%d period_ms=%lu mode=%s upper_share_bp=%lu\n",
 			mmt_running(), mmt_running_cfg.promote_target_used_bp,
 			mmt_running_cfg.demote_target_free_bp,
 			mmt_running_cfg.quota_mb_per_s,
-			mmt_running_cfg.controller, mmt_running_cfg.period_ms);
+			mmt_running_cfg.controller, mmt_running_cfg.period_ms,
+			mmt_running_cfg.bandwidth ? "bandwidth" : "capacity",
+			mmt_running_cfg.upper_share_bp);
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = &mmt_nodes[i];
 		unsigned long score;
@@ -644,9 +843,17 @@ static int mmt_status_get(char *buf, const struct kernel_param *kp)
 				 n->tier == MMT_TIER_UPPER ? "demote" :
 				 "promote", n->target,
 				 n->tier == MMT_TIER_UPPER ? "free_bp" :
-				 "used_bp", n->goal_target, n->goal_current,
+				 n->bw ? "eligible_bp" : "used_bp",
+				 n->goal_target, n->goal_current,
 				 score, n->esz, n->sample_us, n->aggr_us,
 				 n->nr_regions);
+		/* bandwidth mode: the scheme moving hot pages down */
+		if (n->bw)
+			len += scnprintf(buf + len, PAGE_SIZE - len,
+					 "node=%d scheme=push target=%d goal=eligible_bp goal_target=%lu goal_current=%lu pushed=%lu\n",
+					 n->nid, n->nid, n->goal2_target,
+					 n->goal2_current,
+					 n->stat2.sz_applied);
 		spin_unlock(&mmt_stat_lock);
 	}
 	len = mmt_loop_show(buf, len, PAGE_SIZE);

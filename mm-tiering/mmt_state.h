@@ -9,6 +9,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 
+#include "mmt_ctl.h"
 #include "mmt_ctx.h"
 #include "mmt_logic.h"
 
@@ -21,17 +22,31 @@ struct mmt_node {
 	struct damon_call_control report;
 	/* written by the kdamond, read by getters and the loop; stat lock */
 	struct damos_stat stat;
+	/* bandwidth mode (a lower node's context): its second scheme */
+	bool bw;
+	struct damos_stat stat2;
+	unsigned long goal2_current;
+	unsigned long goal2_target;
 	unsigned long esz;
 	unsigned long goal_current;
 	unsigned long goal_target;
 	unsigned long sample_us;
 	unsigned long aggr_us;
 	unsigned int nr_regions;
+	/* bytes of regions the scheme's access pattern matches */
+	unsigned long eligible;
+	/* bytes of regions per heat bucket (mmt_heat_bucket()) */
+	u64 heat[MMT_NR_HEAT];
 	/* controller outputs, applied by the kdamond; stat lock */
 	bool knob_set;
 	unsigned long knob_sz;
-	unsigned int knob_min_accesses;
+	unsigned long knob_sz2;		/* bandwidth mode: second scheme */
+	/* promoters: least heat bucket; demoters: buckets below this */
+	unsigned int knob_heat;
 	unsigned int knob_min_age;
+	unsigned long knob_goal;	/* goal target value, 0: keep */
+	unsigned long knob_min_sample_us;
+	unsigned long knob_max_sample_us;
 };
 
 /* Serializes enable, disable, commit and the control loop. */

@@ -6,7 +6,7 @@
 # table and a PNG plot (bench/report.py).  Not a timed test.
 #
 #   scripts/bench.sh [--quick]
-#   BENCH_POLICIES="none debian numab2 recipe mmt mmt_ctl"
+#   BENCH_POLICIES="none debian numab2 recipe mmt mmt_static"
 #   BENCH_WORKLOADS="skew phase zipf"  BENCH_REPEATS=3  BENCH_SECS=90
 #   BENCH_OUT=build/bench
 # --quick: the smoke variant of make check (policies none and mmt, the skew
@@ -14,7 +14,7 @@
 set -euo pipefail
 
 . "$(dirname "$0")/env.sh"
-policies=${BENCH_POLICIES:-none debian numab2 recipe mmt mmt_ctl}
+policies=${BENCH_POLICIES:-none debian numab2 recipe mmt mmt_static}
 workloads=${BENCH_WORKLOADS:-skew phase zipf}
 repeats=${BENCH_REPEATS:-3}
 secs=${BENCH_SECS:-90}

@@ -30,11 +30,12 @@ step "build and install through DKMS against linux-headers-$MMT_KVER"
 "$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd.gz" || die_setup initramfs
 
 # scenario:timeout_s
-scenarios=${*:-stock control tiering params flat phase}
+scenarios=${*:-stock control tiering params flat phase steady bw}
 for s in $scenarios; do
 	case $s in
 	tiering) tmo=600 ;;
 	phase) tmo=900 ;;
+	steady|bw) tmo=600 ;;
 	control) tmo=400 ;;
 	*) tmo=300 ;;
 	esac

@@ -95,6 +95,7 @@ case $WORKLOAD in
 skew)	load="-H 120 -F 100" ;;
 phase)	load="-H 200 -K 2 -P $((SECS / 2)) -F 100" ;;
 zipf)	load="-H 200 -F 100 -Z 100" ;;
+tail)	load="-H 200 -K 2 -P $((SECS / 2)) -F 100 -W 64" ;;
 *)	echo "BENCH-ERROR workload $WORKLOAD"; exit 1 ;;
 esac
 tierload $load -t "$SECS" -w /tmp/go > /tmp/load.log &
@@ -110,7 +111,7 @@ numab2)	echo 2 > /proc/sys/kernel/numa_balancing
 		echo "${t##*/}=$(cat $t/nodelist)"; done | tr '\n' ' ')" ;;
 recipe)	damon_recipe ;;
 mmt)	modprobe mm_tiering enabled=Y ;;
-mmt_ctl) modprobe mm_tiering enabled=Y controller=Y ;;
+mmt_static) modprobe mm_tiering enabled=Y controller=N ;;
 *)	echo "BENCH-ERROR policy $POLICY" ;;
 esac
 echo "BENCH-INFO policy=$POLICY workload=$WORKLOAD secs=$SECS damon_stat=$(cat /sys/module/damon_stat/parameters/enabled) numa_balancing=$(cat /proc/sys/kernel/numa_balancing) kdamonds=$(kdamonds | wc -l)"

@@ -1,13 +1,19 @@
 #!/bin/sh
-# Controller scenario (issue 4, in progress): a hot set that moves.  Two 200 MiB slices
-# on node1, one hot at a time, the hot slice changing every PHASE_S seconds;
-# node0 filled by a cold set to 100 MiB free.  The same workload runs twice
-# in this boot: mm_tiering with its feedback controller, then with the
-# controller off (static recipe, fixed budget); both are reported.
+# Controller scenario (issue 4): a hot set that moves, over a long tail.
+# Two 200 MiB slices on node1, one hot at a time, the hot slice changing
+# every PHASE_S seconds; every page of the RSS also gets a lukewarm trickle
+# of reads (tierload -W); node0 filled by a cold set to 100 MiB free.  The
+# same workload runs twice in this boot, side by side: mm_tiering with its
+# feedback controller (the default), then with the controller off (static
+# recipe: "accessed at all" promotes, "not accessed" demotes, fixed budget).
 . /mmt/lib.sh
 PHASE_S=${PHASE_S:-40}
 PHASES=${PHASES:-2}
-plan 4
+TAIL=${TAIL:-64}
+# seconds after a shift by which 90 % of the new slice must be on node0
+# (measured 9-19 s here with the controller; see Documentation/testing.rst)
+BOUND=${BOUND:-30}
+plan 7
 quiet_neighbours
 
 # run MODE: one workload run; leaves /tmp/MODE.log and /tmp/MODE.bytes
@@ -18,8 +24,8 @@ run() {
 	[ -d $T/events ] || T=/sys/kernel/debug/tracing
 	echo > $T/trace
 	echo 1 > $T/events/mm_tiering/controller_step/enable
-	tierload -H 200 -K 2 -P "$PHASE_S" -F 100 -t $((PHASE_S * PHASES)) \
-		> "/tmp/$1.log" &
+	tierload -H 200 -K 2 -P "$PHASE_S" -F 100 -W "$TAIL" \
+		-t $((PHASE_S * PHASES)) > "/tmp/$1.log" &
 	# counters while the workload still runs: its exit frees memory that
 	# the module would then fill
 	sleep $((PHASE_S * PHASES - 2))
@@ -29,7 +35,7 @@ run() {
 	wait
 	echo 0 > $T/events/mm_tiering/controller_step/enable
 	grep -c controller_step $T/trace > "/tmp/$1.steps"
-	grep controller_step $T/trace | sed 's/.*controller_step: /MMT-STEP /' | head -60
+	grep controller_step $T/trace | sed 's/.*controller_step: /MMT-STEP /' | awk 'NR % 4 == 1'
 	rmmod mm_tiering
 }
 
@@ -42,25 +48,32 @@ phases() {
 		if (!(ph in at) && v["hot_up"] * 100 >= 90 * hot) at[ph] = v["t"] / 1000 - ph * p }
 	END { for (i = 0; i < n; i++) printf "%s ", (i in at) ? int(at[i] + 0.5) : "never"; print "" }' "$1"
 }
+# moved2 FILE: pages seen changing node twice or more, at the last sample
+moved2() { grep 'tierload t=' "$1" | tail -1 | sed 's/.*moved2=\([0-9]*\).*/\1/'; }
 
 for mode in Y N; do
 	run $mode
-	grep -q 'bad_pages=0 ' "/tmp/$mode.log" || info "controller=$mode: data check failed"
-	info "controller=$mode: seconds to 90% per phase: $(phases /tmp/$mode.log)"
+	info "controller=$mode: seconds to 90% per phase: $(phases /tmp/$mode.log); pages moved twice or more: $(moved2 /tmp/$mode.log)"
 done
 
-# What is asserted: both modes run the moving workload to its end with every
-# byte intact, the controller steps once per period (its tracepoint) and
-# moves pages, the static recipe has no controller steps.  What is only
-# reported: seconds to 90 % per phase and bytes moved, per mode -- the
-# controller does not yet beat the static recipe here (issue 4 is open).
 b_on=$(cat /tmp/Y.bytes); b_off=$(cat /tmp/N.bytes)
-info "seconds to 90% per phase: controller $(phases /tmp/Y.log)/ static $(phases /tmp/N.log); bytes moved: controller $b_on, static $b_off"
-[ "$b_on" -gt 0 ] && [ "$b_off" -gt 0 ]
-check phase_both_moved $? "migrated bytes: controller on $b_on, off $b_off"
+m_on=$(moved2 /tmp/Y.log); m_off=$(moved2 /tmp/N.log)
 grep -q 'bad_pages=0 ' /tmp/Y.log && grep -q 'bad_pages=0 ' /tmp/N.log
 check phase_data_intact $? "both runs: $(grep -h verify /tmp/Y.log /tmp/N.log | tr '\n' ' ')"
-[ "$(cat /tmp/Y.steps)" -ge $((PHASE_S * PHASES / 2)) ] && [ "$(cat /tmp/N.steps)" -eq 0 ]
-check controller_tracepoint $? "mm_tiering:controller_step events: controller on $(cat /tmp/Y.steps), off $(cat /tmp/N.steps)"
+# every phase of the controller run reaches 90 % within BOUND seconds
+t_on=$(phases /tmp/Y.log)
+echo "$t_on" | awk -v b="$BOUND" -v n="$PHASES" '{ if (NF != n) exit 1
+	for (i = 1; i <= NF; i++) if ($i == "never" || $i > b) exit 1 }'
+check phase_t90_bound $? "controller: 90% of each new slice on node0 after $t_on s (bound $BOUND s); static: $(phases /tmp/N.log) s"
+# migration traffic: the controller moves at most 70 % of the static bytes
+[ "$b_on" -gt 0 ] && [ $((b_on * 10)) -le $((b_off * 7)) ]
+check phase_less_traffic $? "bytes migrated: controller $b_on, static $b_off"
+# back and forth: pages moved twice or more, at most half of the static's
+[ -n "$m_on" ] && [ -n "$m_off" ] && [ $((m_on * 2)) -le "$m_off" ]
+check phase_less_pingpong $? "pages moved twice or more: controller $m_on, static $m_off (of $(grep -m1 setup /tmp/Y.log | sed 's/tierload setup //'))"
+[ "$(cat /tmp/Y.steps)" -ge $((PHASE_S * PHASES / 2)) ]
+check controller_tracepoint $? "mm_tiering:controller_step events: controller on $(cat /tmp/Y.steps)"
+[ "$(cat /tmp/N.steps)" -eq 0 ]
+check static_no_steps $? "controller off: $(cat /tmp/N.steps) controller_step events"
 dmesg_clean > /tmp/splat
 check phase_dmesg_clean $? "$(head -3 /tmp/splat)"

@@ -11,7 +11,7 @@
  *
  * Usage: tierload [-u node] [-l node] [-H hot_mb] [-C cold_mb | -F free_mb]
  *                 [-t seconds] [-i interval_ms] [-w file] [-x]
- *                 [-K slices -P phase_seconds] [-Z s_x100]
+ *                 [-K slices -P phase_seconds] [-Z s_x100] [-W tail]
  *   -C  cold set size; -F: size the cold set to leave free_mb free on the
  *       upper node (read from /sys/devices/system/node/nodeN/meminfo)
  *   -w  after setup, wait until @file exists before the timed run
@@ -20,6 +20,9 @@
  *   -Z  Zipf: accesses over the whole RSS (hot buffer and cold set), page
  *       of rank r drawn with probability ~ 1/r^s, ranks a fixed random
  *       permutation of the pages (s = s_x100 / 100)
+ *   -W  a long tail: after every 1024 hot pages read, read one cache line
+ *       of each of @tail pages drawn uniformly from the whole RSS (every
+ *       slice and the cold set), so that every page is lukewarm
  *   -x  inject a one-byte corruption before verifying (checker control)
  *
  * Output lines (all start with "tierload"):
@@ -237,7 +240,7 @@ int main(int argc, char **argv)
 	int up = 0, low = 1, corrupt = 0, opt;
 	const char *go = NULL;
 	long hot_mb = 64, cold_mb = -1, free_mb = -1, secs = 10, iv = 1000;
-	long slices = 1, phase_s = 0, phase = 0, zipf = 0;
+	long slices = 1, phase_s = 0, phase = 0, zipf = 0, tail = 0;
 	double *weight = NULL, *cdf = NULL;
 	size_t *page_of_rank = NULL, all_pages;
 	unsigned char *last_node = NULL, *moves = NULL;
@@ -246,7 +249,7 @@ int main(int argc, char **argv)
 	long start, next, sink = 0;
 	size_t cur = 0;
 
-	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:xK:P:Z:")) != -1) {
+	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:xK:P:Z:W:")) != -1) {
 		switch (opt) {
 		case 'u':
 			up = atoi(optarg);
@@ -283,6 +286,9 @@ int main(int argc, char **argv)
 			break;
 		case 'Z':
 			zipf = atol(optarg);
+			break;
+		case 'W':
+			tail = atol(optarg);
 			break;
 		default:
 			fprintf(stderr, "tierload: bad usage\n");
@@ -413,7 +419,18 @@ int main(int argc, char **argv)
 		while (cur < hot_pages * PAGE) {
 			sink += hot[(phase % slices) * hot_pages * PAGE + cur];
 			cur += 64;
-			if (!(cur & (1024 * PAGE - 1)) && now_ms() >= next)
+			if (cur & (1024 * PAGE - 1))
+				continue;
+			for (i = 0; i < (size_t)tail; i++) {
+				size_t pg = next_rand() % all_pages;
+				size_t off = (next_rand() & 63) * 64;
+
+				sink += pg < hot_pages * slices ?
+					hot[pg * PAGE + off] :
+					cold[(pg - hot_pages * slices) * PAGE +
+					     off];
+			}
+			if (now_ms() >= next)
 				break;
 		}
 		if (cur >= hot_pages * PAGE)

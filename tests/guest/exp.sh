@@ -1,0 +1,22 @@
+#!/bin/sh
+# Exploration (not a test): one workload run under one mode, given on the
+# kernel command line: mmt.ctl=Y|N|none mmt.wl=tierload,args,comma,separated
+. /mmt/lib.sh
+arg() { sed -n "s/.*mmt\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+CTL=$(arg ctl)
+WL=$(arg wl | tr ',' ' ')
+quiet_neighbours
+[ "$CTL" = none ] || modprobe mm_tiering enabled=Y controller="$CTL"
+m0=$(vmstat pgmigrate_success)
+$WL > /tmp/wl.log &
+wl=$!
+i=0
+while kill -0 $wl 2>/dev/null; do
+	sleep 5; i=$((i + 5))
+	echo "EXP t=$i migrated=$(( ($(vmstat pgmigrate_success) - m0) * 4096 ))"
+	[ -e $P/status ] && grep -E '^pair|^node' $P/status | sed 's/^/EXP /'
+	echo "EXP ticks $(for k in $(kdamonds); do printf '%s:%s ' $k $(awk '{print $14 + $15}' /proc/$k/stat); done)"
+done
+grep tierload /tmp/wl.log
+echo "EXP end migrated=$(( ($(vmstat pgmigrate_success) - m0) * 4096 ))"
+for k in $(kdamonds); do echo "EXP kdamond $k cpu_ticks=$(awk '{print $14 + $15}' /proc/$k/stat)"; done
