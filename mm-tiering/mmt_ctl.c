@@ -44,6 +44,22 @@
  *    demand stays under wake_bytes) the caller cuts the migration budget and
  *    monitoring cost; one period whose demand reaches wake_bytes resumes.
  *
+ * 4. Heat and the promotion threshold (mmt_heat_bucket, mmt_pick_heat).
+ *    The static recipe promotes what was "accessed at all" and demotes
+ *    what was "not accessed": on a full upper node under a long tail of
+ *    lukewarm accesses that swaps lukewarm pages for lukewarm pages, and
+ *    they come back a minute later.  Each region gets a heat: its accessed
+ *    samples per second, estimated as p / ((1 - p) S) from the share p of
+ *    samples that saw an access in an interval S (Poisson accesses give
+ *    p = 1 - e^(-rate S), and -ln(1 - p) >= p / (1 - p) would be exact),
+ *    bucketed by powers of two (MMT_NR_HEAT buckets, 0 = never seen).  Per
+ *    second, contexts that sample every 5 ms and every second compare.  The
+ *    threshold T is the lowest bucket whose bytes on the lower nodes fit in
+ *    the room plus the upper node's bytes colder than T - gap: promotion
+ *    then only displaces colder pages, by a margin of gap buckets (1 plus
+ *    the damping level), and demotion is limited to buckets below T - gap.
+ *    With room to spare T = 1: everything accessed comes up (fast start).
+ *
  * Worked example.  Budget 20 MiB per period, F = 60 MiB, free = 0,
  * kp = 1.0, ki = 0.1, nothing else allocating.  Period 1: e = 60, the law
  * asks 60 + 6 = 66, which is saturated in the direction of e, so the 60 is
@@ -52,6 +68,15 @@
  * reached in three periods and not exceeded.  Had the law integrated while
  * saturated, period 4 would still ask 0 + 0.1 * 120 = 12 MiB: a 12 MiB
  * overshoot, and more after a longer saturated start.
+ *
+ * Worked example of the threshold.  The upper node is full (room 0) and
+ * holds 300 MiB never seen accessed (bucket 0) and 700 MiB at bucket 8; the
+ * lower node holds a 50 MiB lukewarm tail at bucket 1 and a 100 MiB hot set
+ * at bucket 4; gap 1.  T = 1 would need all 150 MiB to fit in room 0 plus
+ * the upper node's bytes colder than bucket 0: nothing, no.  T = 2 needs the
+ * 100 MiB at bucket 2 or above to fit in the 300 MiB below bucket 1: yes.
+ * The hot set comes up displacing idle pages; the tail stays (KUnit
+ * mmt_pick_heat_test).
  */
 #include <linux/bitops.h>
 #include <linux/errno.h>

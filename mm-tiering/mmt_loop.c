@@ -67,8 +67,12 @@
 /* Back-off: 10 periods moving under 1/256 of the budget each ... */
 #define MMT_BO_IDLE_PERIODS	10
 #define MMT_BO_IDLE_SHIFT	8
-/* ... ends when hot bytes waiting (or a shortfall) reach 1/64 of it. */
-#define MMT_BO_WAKE_SHIFT	6
+/*
+ * ... ends when hot bytes waiting (or a shortfall) reach 1/16 of it: a new
+ * hot set is far more, and DAMON's noise on a static one (a few MiB of
+ * regions flickering hot) does not wake it.
+ */
+#define MMT_BO_WAKE_SHIFT	4
 /* Backed off, DAMON samples at most every 100 x 5 ms = 500 ms. */
 #define MMT_BO_SAMPLE_MUL	100
 /*

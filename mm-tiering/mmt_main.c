@@ -246,9 +246,9 @@ static unsigned int mmt_region_mvsum(struct damon_ctx *ctx,
 
 /*
  * The controller's sampling range, in the kdamond: DAMON's interval tuning
- * stays within it from its next step; a sampling interval above the new
- * ceiling is brought down now (waking from back-off must not wait for
- * three aggregations of the slow interval).
+ * stays within it from its next step; a sampling interval outside it is
+ * brought inside now (waking from back-off must not wait for three
+ * aggregations of the slow interval, backing off must cut the cost now).
  */
 static void mmt_apply_sampling(struct mmt_node *n, unsigned long min_us,
 			       unsigned long max_us)
@@ -256,15 +256,18 @@ static void mmt_apply_sampling(struct mmt_node *n, unsigned long min_us,
 	struct damon_intervals_goal *g = &n->ctx->attrs.intervals_goal;
 	struct damon_attrs attrs;
 
+	unsigned long want;
+
 	g->min_sample_us = min_us;
 	g->max_sample_us = max(max_us, min_us);
-	if (n->ctx->attrs.sample_interval <= g->max_sample_us)
+	want = clamp(n->ctx->attrs.sample_interval, g->min_sample_us,
+		     g->max_sample_us);
+	if (want == n->ctx->attrs.sample_interval || !want)
 		return;
 	attrs = n->ctx->attrs;
-	attrs.aggr_interval = div64_u64((u64)attrs.aggr_interval *
-					g->max_sample_us,
+	attrs.aggr_interval = div64_u64((u64)attrs.aggr_interval * want,
 					attrs.sample_interval);
-	attrs.sample_interval = g->max_sample_us;
+	attrs.sample_interval = want;
 	mmt_call(damon_set_attrs)(n->ctx, &attrs);
 }
 

@@ -40,14 +40,21 @@ window() {
 	# (busybox sh evaluates both arms of ?:, so no division by zero there)
 	if [ $an -gt 0 ]; then echo $((asum / an)); else echo 0; fi > "/tmp/$1.active"
 	m0=$(vmstat pgmigrate_success); k0=$(ticks)
-	sum=0; i=0
+	sum=0; i=0; bsum=0; bn=0
 	while [ $i -lt $((WINDOW / 5)) ]; do
 		sleep 5; i=$((i + 1))
-		sum=$((sum + $(checks)))
+		c=$(checks)
+		sum=$((sum + c))
+		# monitoring work while backed off
+		if grep -q '^pair=0 .* backoff=1 ' $P/status; then
+			bsum=$((bsum + c)); bn=$((bn + 1))
+		fi
 	done
 	echo $(( ($(vmstat pgmigrate_success) - m0) * 4096 )) > "/tmp/$1.mig"
 	echo $(( $(ticks) - k0 )) > "/tmp/$1.ticks"
 	echo $((sum / i)) > "/tmp/$1.checks"
+	if [ $bn -gt 0 ]; then echo $((bsum / bn)); else echo 0; fi > "/tmp/$1.boff"
+	echo $bn > "/tmp/$1.bn"
 }
 
 window N 0
@@ -79,8 +86,9 @@ check steady_under_1pct $? "controller: migrated $mig bytes in $WINDOW s after $
 # controller was active (the sampling floor goes from 5 to 500 ms); the
 # static recipe's figure, which DAMON's own interval tuning makes vary from
 # run to run, is reported beside it
-[ "$(cat /tmp/Y.active)" -gt 0 ] && [ $(($(cat /tmp/Y.checks) * 2)) -le "$(cat /tmp/Y.active)" ]
-check steady_backoff_cuts_monitoring $? "region checks/s: controller active $(cat /tmp/Y.active), backed off $(cat /tmp/Y.checks); static recipe $(cat /tmp/N.checks); kdamond CPU ticks (TCG accounting) in the window: $(cat /tmp/Y.ticks) vs static $(cat /tmp/N.ticks)"
+[ "$(cat /tmp/Y.active)" -gt 0 ] && [ "$(cat /tmp/Y.bn)" -ge 6 ] &&
+	[ $(($(cat /tmp/Y.boff) * 2)) -le "$(cat /tmp/Y.active)" ]
+check steady_backoff_cuts_monitoring $? "region checks/s: controller active $(cat /tmp/Y.active), backed off $(cat /tmp/Y.boff) ($(cat /tmp/Y.bn) of $((WINDOW / 5)) readings backed off), whole window $(cat /tmp/Y.checks); static recipe $(cat /tmp/N.checks); kdamond CPU ticks (TCG accounting) in the window: $(cat /tmp/Y.ticks) vs static $(cat /tmp/N.ticks)"
 grep -q 'bad_pages=0 ' /tmp/Y.log && grep -q 'bad_pages=0 ' /tmp/N.log
 check steady_data_intact $? "$(grep -h verify /tmp/Y.log /tmp/N.log | tr '\n' ' ')"
 rmmod mm_tiering
