@@ -25,62 +25,9 @@
 
 #include "mmt_damon.h"
 
-DEFINE_STATIC_CALL_NULL(mmt_damon_initialized, damon_initialized);
-DEFINE_STATIC_CALL_NULL(mmt_damon_new_ctx, damon_new_ctx);
-DEFINE_STATIC_CALL_NULL(mmt_damon_destroy_ctx, damon_destroy_ctx);
-DEFINE_STATIC_CALL_NULL(mmt_damon_select_ops, damon_select_ops);
-DEFINE_STATIC_CALL_NULL(mmt_damon_set_attrs, damon_set_attrs);
-DEFINE_STATIC_CALL_NULL(mmt_damon_new_target, damon_new_target);
-DEFINE_STATIC_CALL_NULL(mmt_damon_add_target, damon_add_target);
-DEFINE_STATIC_CALL_NULL(mmt_damon_set_regions, damon_set_regions);
-DEFINE_STATIC_CALL_NULL(mmt_damon_new_scheme, damon_new_scheme);
-DEFINE_STATIC_CALL_NULL(mmt_damon_set_schemes, damon_set_schemes);
-DEFINE_STATIC_CALL_NULL(mmt_damos_new_quota_goal, damos_new_quota_goal);
-DEFINE_STATIC_CALL_NULL(mmt_damos_add_quota_goal, damos_add_quota_goal);
-DEFINE_STATIC_CALL_NULL(mmt_damos_new_filter, damos_new_filter);
-DEFINE_STATIC_CALL_NULL(mmt_damos_add_filter, damos_add_filter);
-DEFINE_STATIC_CALL_NULL(mmt_damon_commit_ctx, damon_commit_ctx);
-DEFINE_STATIC_CALL_NULL(mmt_damon_start, damon_start);
-DEFINE_STATIC_CALL_NULL(mmt_damon_stop, damon_stop);
-DEFINE_STATIC_CALL_NULL(mmt_damon_is_running, damon_is_running);
-DEFINE_STATIC_CALL_NULL(mmt_damon_kdamond_pid, damon_kdamond_pid);
-DEFINE_STATIC_CALL_NULL(mmt_damon_call, damon_call);
-
-struct mmt_sym {
-	const char *name;
-	struct static_call_key *key;
-	void *tramp;
-};
-
-#define MMT_SYM(fn) {							\
-	.name = #fn,							\
-	.key = &STATIC_CALL_KEY(mmt_##fn),				\
-	.tramp = STATIC_CALL_TRAMP_ADDR(mmt_##fn),			\
-}
-
-/* Must list every static call defined above. */
-static const struct mmt_sym mmt_syms[] = {
-	MMT_SYM(damon_initialized),
-	MMT_SYM(damon_new_ctx),
-	MMT_SYM(damon_destroy_ctx),
-	MMT_SYM(damon_select_ops),
-	MMT_SYM(damon_set_attrs),
-	MMT_SYM(damon_new_target),
-	MMT_SYM(damon_add_target),
-	MMT_SYM(damon_set_regions),
-	MMT_SYM(damon_new_scheme),
-	MMT_SYM(damon_set_schemes),
-	MMT_SYM(damos_new_quota_goal),
-	MMT_SYM(damos_add_quota_goal),
-	MMT_SYM(damos_new_filter),
-	MMT_SYM(damos_add_filter),
-	MMT_SYM(damon_commit_ctx),
-	MMT_SYM(damon_start),
-	MMT_SYM(damon_stop),
-	MMT_SYM(damon_is_running),
-	MMT_SYM(damon_kdamond_pid),
-	MMT_SYM(damon_call),
-};
+#define MMT_FN(fn) DEFINE_STATIC_CALL_NULL(mmt_##fn, fn)
+#include "mmt_damon_funcs.h"
+#undef MMT_FN
 
 /* Optional: read to warn about NUMA balancing; absent means "unknown". */
 static int *mmt_numa_balancing_ptr;
@@ -110,6 +57,37 @@ module_param(require_symbol, charp, 0400);
 MODULE_PARM_DESC(require_symbol,
 	"Testing: refuse to load unless this symbol also resolves");
 
+/*
+ * Look @name up; with @update, point the static call (@key, @tramp) at it.
+ * Return: 0, or 1 (after naming it in the log) when it does not resolve.
+ */
+static int mmt_resolve_one(const char *name, struct static_call_key *key,
+			   void *tramp, bool update)
+{
+	void *addr = mmt_lookup(name);
+
+	if (!addr) {
+		pr_err("cannot resolve DAMON symbol %s\n", name);
+		return 1;
+	}
+	if (update)
+		__static_call_update(key, tramp, addr);
+	return 0;
+}
+
+/* Every function of mmt_damon_funcs.h; Return: how many did not resolve. */
+static int mmt_resolve_all(bool update)
+{
+	int missing = 0;
+
+#define MMT_FN(fn) (missing += mmt_resolve_one(#fn, &STATIC_CALL_KEY(mmt_##fn), \
+					       STATIC_CALL_TRAMP_ADDR(mmt_##fn), \
+					       update))
+#include "mmt_damon_funcs.h"
+#undef MMT_FN
+	return missing;
+}
+
 /**
  * mmt_damon_resolve() - point every static call at its DAMON function.
  *
@@ -118,18 +96,10 @@ MODULE_PARM_DESC(require_symbol,
  */
 int mmt_damon_resolve(void)
 {
-	void *addrs[ARRAY_SIZE(mmt_syms)];
-	int i, missing = 0;
+	int missing;
 	void *addr;
 
-	for (i = 0; i < ARRAY_SIZE(mmt_syms); i++) {
-		addrs[i] = mmt_lookup(mmt_syms[i].name);
-		if (!addrs[i]) {
-			pr_err("cannot resolve DAMON symbol %s\n",
-			       mmt_syms[i].name);
-			missing++;
-		}
-	}
+	missing = mmt_resolve_all(false);
 	if (require_symbol && !mmt_lookup(require_symbol)) {
 		pr_err("cannot resolve required symbol %s\n", require_symbol);
 		missing++;
@@ -139,9 +109,8 @@ int mmt_damon_resolve(void)
 		       missing);
 		return -ENOENT;
 	}
-	for (i = 0; i < ARRAY_SIZE(mmt_syms); i++)
-		__static_call_update(mmt_syms[i].key, mmt_syms[i].tramp,
-				     addrs[i]);
+	/* all resolved a moment ago: kernel text does not go away */
+	mmt_resolve_all(true);
 
 	addr = mmt_lookup("kallsyms_lookup_name");
 	if (addr) {

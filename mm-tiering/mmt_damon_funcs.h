@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mm_tiering: every DAMON function the module calls, written once.
+ *
+ * Included with MMT_FN(fn) defined, once each for the static call
+ * declarations (mmt_damon.h), their definitions and the load-time lookup
+ * (mmt_damon.c).  Missing any at load: the load fails, each one named.
+ */
+MMT_FN(damon_initialized);
+MMT_FN(damon_new_ctx);
+MMT_FN(damon_destroy_ctx);
+MMT_FN(damon_select_ops);
+MMT_FN(damon_set_attrs);
+MMT_FN(damon_new_target);
+MMT_FN(damon_add_target);
+MMT_FN(damon_set_regions);
+MMT_FN(damon_new_scheme);
+MMT_FN(damon_set_schemes);
+MMT_FN(damos_new_quota_goal);
+MMT_FN(damos_add_quota_goal);
+MMT_FN(damos_new_filter);
+MMT_FN(damos_add_filter);
+MMT_FN(damon_commit_ctx);
+MMT_FN(damon_start);
+MMT_FN(damon_stop);
+MMT_FN(damon_is_running);
+MMT_FN(damon_kdamond_pid);
+MMT_FN(damon_call);
