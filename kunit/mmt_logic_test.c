@@ -151,9 +151,17 @@ static void mmt_check_period_test(struct kunit *test)
 static void mmt_check_share_test(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(0), 0);	/* from HMAT */
-	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(1), 0);
+	/*
+	 * each scheme's goal is its node's share less the 150 bp deadband:
+	 * 150 would give the upper scheme a goal of 0 (refused by DAMON)
+	 */
+	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(150), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(151), 0);
 	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(7347), 0);
-	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(9999), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(9849), 0);
+	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(9850), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(9999), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(10000), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mmt_check_share_bp(ULONG_MAX), -EINVAL);
 }

@@ -63,8 +63,8 @@ static struct damos *mmt_new_scheme(bool promote, int target,
 		 * of a second's budget (20 MiB at 200 MiB/s).
 		 */
 		.reset_interval = reset_ms,
-		.sz = mmt_quota_bytes(cfg->quota_mb_per_s,
-				      MMT_QUOTA_INTERVAL_MS),
+		/* the budget of one reset interval, whatever its length */
+		.sz = mmt_quota_bytes(cfg->quota_mb_per_s, reset_ms),
 		.weight_sz = 0,
 		.weight_nr_accesses = 100,
 		.weight_age = 100,

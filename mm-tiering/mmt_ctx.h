@@ -30,11 +30,12 @@ struct mmt_cfg {
 /*
  * Bandwidth mode: the distribution schemes' goals are evaluated and their
  * quota charged once a second (node_eligible_mem_bp reads every folio of the
- * hot regions), and they stop within +-1.5 % of the target share.
+ * hot regions); MMT_BW_DEADBAND_BP (mmt_logic.h) around the target share.
  */
 #define MMT_BW_RESET_MS		1000
-#define MMT_BW_DEADBAND_BP	150
 
+/* mmt_hmat.c */
+void mmt_hmat_refresh(void);
 int mmt_upper_share(int upper, int lower, const struct mmt_cfg *cfg,
 		    unsigned long *share_bp);
 int mmt_node_goals(int nid, const struct mmt_cfg *cfg,

@@ -5,16 +5,27 @@
  * The kernel keeps each node's HMAT access coordinates in node_devices[],
  * which modules cannot reach (not exported), and publishes the same numbers
  * in sysfs: /sys/devices/system/node/nodeN/access0/initiators/read_bandwidth
- * (MB/s, from the nearest initiator).  This file reads them there, once per
- * enable or commit, and splits 10000 bp in proportion (mmt_bw_shares()).
+ * (MB/s, from the nearest initiator).  mmt_hmat_refresh() reads them there
+ * into a cache once, from module_init(), where no lock is held.  Never from
+ * a parameter handler: a sysfs read there takes a kernfs open-file mutex
+ * while the handler holds one of the same class (lockdep: recursive
+ * locking), and under mmt_lock it closes a cycle (mmt_lock -> of->mutex of
+ * read_bandwidth, while a write to enabled holds its of->mutex and takes
+ * mmt_lock; the report the debug kernel gave when commit_inputs read it).
+ * mmt_upper_share() splits 10000 bp in proportion of the cached values
+ * (mmt_bw_shares()).
  */
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/nodemask.h>
 #include <linux/slab.h>
 
 #include "mmt_ctx.h"
+
+/* Each node's HMAT read bandwidth in MB/s; 0: unknown. */
+static u64 mmt_bw_mbps[MMT_MAX_NODES];
 
 static int mmt_read_bw(int nid, u64 *mbps)
 {
@@ -38,11 +49,33 @@ static int mmt_read_bw(int nid, u64 *mbps)
 }
 
 /**
+ * mmt_hmat_refresh() - read every memory node's HMAT read bandwidth.
+ *
+ * From module_init() only (see the top of this file).
+ */
+void mmt_hmat_refresh(void)
+{
+	u64 mbps;
+	int nid;
+
+	for_each_node_state(nid, N_MEMORY) {
+		if (nid >= MMT_MAX_NODES)
+			break;
+		if (mmt_read_bw(nid, &mbps))
+			mbps = 0;
+		WRITE_ONCE(mmt_bw_mbps[nid], mbps);
+	}
+}
+
+/**
  * mmt_upper_share() - the share of hot memory upper node @upper should hold.
  * @upper:	the upper node
  * @lower:	its lower node
  * @cfg:	inputs: upper_share_bp overrides HMAT when not 0
- * @share_bp:	result, 1..9999
+ * @share_bp:	result, MMT_SHARE_MIN_BP..MMT_SHARE_MAX_BP
+ *
+ * Reads the bandwidths cached by mmt_hmat_refresh(): no file I/O, safe
+ * under mmt_lock.
  *
  * Return: 0, or an error (and a log line) when HMAT gives no bandwidth.
  */
@@ -57,16 +90,18 @@ int mmt_upper_share(int upper, int lower, const struct mmt_cfg *cfg,
 		*share_bp = cfg->upper_share_bp;
 		return 0;
 	}
-	err = mmt_read_bw(upper, &bw[0]);
-	if (!err)
-		err = mmt_read_bw(lower, &bw[1]);
-	if (!err)
-		err = mmt_bw_shares(bw, 2, shares);
+	if (upper < 0 || upper >= MMT_MAX_NODES || lower < 0 ||
+	    lower >= MMT_MAX_NODES)
+		return -EINVAL;
+	bw[0] = READ_ONCE(mmt_bw_mbps[upper]);
+	bw[1] = READ_ONCE(mmt_bw_mbps[lower]);
+	err = bw[0] && bw[1] ? mmt_bw_shares(bw, 2, shares) : -ENODATA;
 	if (err) {
 		pr_warn("bandwidth mode: no HMAT read bandwidth for nodes %d and %d (%d); set upper_share_bp\n",
 			upper, lower, err);
 		return err;
 	}
-	*share_bp = clamp_t(unsigned long, shares[0], 1, MMT_BP_MAX - 1);
+	*share_bp = clamp_t(unsigned long, shares[0], MMT_SHARE_MIN_BP,
+			    MMT_SHARE_MAX_BP);
 	return 0;
 }

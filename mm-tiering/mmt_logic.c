@@ -197,12 +197,14 @@ int mmt_check_period_ms(unsigned long ms)
 }
 
 /*
- * Bandwidth mode's upper share: 0 (from HMAT) or 1..9999 bp (each node of
- * the pair keeps some of the hot memory; 10000 is capacity mode).
+ * Bandwidth mode's upper share: 0 (from HMAT) or MMT_SHARE_MIN_BP..
+ * MMT_SHARE_MAX_BP: each distribution scheme's goal is its node's share less
+ * the deadband, and a goal of 0 bp is no goal (DAMON refuses it).
  */
 int mmt_check_share_bp(unsigned long bp)
 {
-	return bp < MMT_BP_MAX ? 0 : -EINVAL;
+	return !bp || (bp >= MMT_SHARE_MIN_BP && bp <= MMT_SHARE_MAX_BP) ?
+	       0 : -EINVAL;
 }
 
 /* Nearest node of @want tier to @from; ties go to the lowest node id. */

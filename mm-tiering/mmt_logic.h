@@ -54,6 +54,15 @@ int mmt_bw_shares(const u64 *bw, int nr, unsigned long *share_bp);
 int mmt_check_bp(unsigned long bp);
 int mmt_check_quota_mb(unsigned long mb_per_s);
 int mmt_check_period_ms(unsigned long ms);
+/*
+ * Bandwidth mode: the distribution schemes stop within +-1.5 % of the target
+ * share, so that at the target neither runs; a share leaves each node of
+ * the pair more than that.
+ */
+#define MMT_BW_DEADBAND_BP	150UL
+#define MMT_SHARE_MIN_BP	(MMT_BW_DEADBAND_BP + 1)
+#define MMT_SHARE_MAX_BP	(MMT_BP_MAX - MMT_BW_DEADBAND_BP - 1)
+
 int mmt_check_share_bp(unsigned long bp);
 
 enum mmt_tier {

@@ -379,6 +379,29 @@ static void mmt_loop_fn(struct work_struct *work)
 	mutex_unlock(&mmt_lock);
 }
 
+/*
+ * The schemes' stats count from enable, across commits: the first period's
+ * deltas are from the counters as they are now, or a restart (commit_inputs)
+ * would read everything moved since enable as one period's traffic and trip
+ * the ping-pong detector.
+ */
+static void mmt_pair_seed(struct mmt_pair *p)
+{
+	int i;
+
+	spin_lock(&mmt_stat_lock);
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = &mmt_nodes[i];
+
+		if (n->tier != MMT_TIER_LOWER || n->target != p->upper)
+			continue;
+		p->last_prom += n->stat.sz_applied;
+		p->last_push += n->stat2.sz_applied;
+	}
+	p->last_dem = p->demoter->stat.sz_applied;
+	spin_unlock(&mmt_stat_lock);
+}
+
 /**
  * mmt_loop_start() - start the controller over the running contexts.
  *
@@ -400,6 +423,7 @@ int mmt_loop_start(void)
 		p = &mmt_pairs[mmt_nr_pairs++];
 		p->upper = mmt_nodes[i].nid;
 		p->demoter = &mmt_nodes[i];
+		mmt_pair_seed(p);
 		p->pi.kp_milli = MMT_KP_MILLI;
 		p->pi.ki_milli = MMT_KI_MILLI;
 		/* at most a tenth of a period's budget from the integral */

@@ -35,8 +35,21 @@ DEFINE_SPINLOCK(mmt_stat_lock);
 struct mmt_node *mmt_nodes;
 int mmt_nr_nodes;
 struct mmt_cfg mmt_running_cfg;
-/* set once module_init() is past parameter parsing */
-static bool mmt_ready;
+
+/*
+ * Where the module is in its life, under mmt_lock.  The parameter files
+ * exist from before module_init() until after module_exit() (the kernel
+ * removes them only when it frees the module): a write to enabled while
+ * loading only records the wish, and one during or after module_exit()
+ * (or after a failed module_init()) must not start kdamonds and work that
+ * would run the module's freed text.
+ */
+enum mmt_life {
+	MMT_LOADING,	/* parsing parameters: module_init() acts on them */
+	MMT_LIVE,	/* module_init() is done or in progress */
+	MMT_GONE,	/* module_exit() ran, or module_init() failed */
+};
+static enum mmt_life mmt_life;
 
 /* Length of @val without its trailing newline, for messages. */
 static int mmt_len(const char *val)
@@ -189,11 +202,11 @@ MODULE_PARM_DESC(mode,
 /*
  * Bandwidth mode: the share of hot memory each upper node holds, in basis
  * points; 0 (default) takes it from HMAT read bandwidth (72:26 GB/s gives
- * 7347), 1..9999 overrides it.
+ * 7347), MMT_SHARE_MIN_BP..MMT_SHARE_MAX_BP (151..9849) overrides it.
  */
 static unsigned long upper_share_bp __read_mostly;
 MMT_ULONG_PARAM(upper_share_bp, mmt_check_share_bp,
-	"0 (from HMAT) or basis points 1..9999",
+	"0 (from HMAT) or basis points 151..9849",
 	"Bandwidth mode: upper node's share of hot memory in bp (0: HMAT)");
 
 static void mmt_inputs(struct mmt_cfg *cfg)
@@ -377,15 +390,35 @@ static int mmt_report_fn(void *data)
 	return 0;
 }
 
-/* True when every context runs; a kdamond that stopped by itself is not. */
+/* Record, once, that @n's kdamond stopped and why; mmt_lock held. */
+static void mmt_node_stopped(struct mmt_node *n, const char *why, int err)
+{
+	if (n->stopped)
+		return;
+	n->stopped = why;
+	n->stop_err = err;
+	pr_warn("node %d: kdamond stopped (%s, %d); enabled reads N until enabled=Y restarts every node\n",
+		n->nid, why, err);
+}
+
+/*
+ * True when every context runs; a kdamond that stopped by itself is not
+ * (and is recorded as stopped).  mmt_lock held.
+ */
 static bool mmt_running(void)
 {
+	bool all = mmt_nr_nodes > 0;
 	int i;
 
-	for (i = 0; i < mmt_nr_nodes; i++)
-		if (!mmt_call(damon_is_running)(mmt_nodes[i].ctx))
-			return false;
-	return mmt_nr_nodes > 0;
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = &mmt_nodes[i];
+
+		if (mmt_call(damon_is_running)(n->ctx))
+			continue;
+		mmt_node_stopped(n, "kdamond_exited", 0);
+		all = false;
+	}
+	return all;
 }
 
 /* Stop every context and free everything; mmt_lock held. */
@@ -467,6 +500,32 @@ static void mmt_explain_goals(struct mmt_node *n, const struct mmt_cfg *cfg)
 		g.free_bp, g.used_bp);
 }
 
+/*
+ * Bandwidth mode steers one lower node per upper node (the shares of a pair
+ * are node_eligible_mem_bp goals of one context): refuse a topology where
+ * an upper node is the promotion target of several.  mmt_lock held.
+ */
+static int mmt_check_bw_topology(const struct mmt_cfg *cfg)
+{
+	int i, j;
+
+	if (!cfg->bandwidth)
+		return 0;
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		for (j = i + 1; j < mmt_nr_nodes; j++) {
+			struct mmt_node *a = &mmt_nodes[i], *b = &mmt_nodes[j];
+
+			if (a->tier != MMT_TIER_LOWER ||
+			    b->tier != MMT_TIER_LOWER || a->target != b->target)
+				continue;
+			pr_err("mode=bandwidth: lower nodes %d and %d both promote to node %d; bandwidth mode splits hot memory between one upper and one lower node: use mode=capacity\n",
+			       a->nid, b->nid, a->target);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
 static int mmt_start(void)
 {
 	struct damon_ctx **ctxs;
@@ -515,6 +574,9 @@ static int mmt_start(void)
 		mmt_explain_goals(n, &cfg);
 	}
 
+	err = mmt_check_bw_topology(&cfg);
+	if (err)
+		goto out_free;
 	mmt_warn_neighbours();
 	err = mmt_call(damon_start)(ctxs, mmt_nr_nodes, false);
 	if (err == -EBUSY)
@@ -555,24 +617,18 @@ out_plan:
 	return err;
 }
 
+/* Start (@on) or stop tiering; mmt_lock held. */
 static int mmt_turn(bool on)
 {
-	int err = 0;
-
-	mutex_lock(&mmt_lock);
-	if (on && mmt_nodes && mmt_running()) {
-		mutex_unlock(&mmt_lock);
+	if (on && mmt_nodes && mmt_running())
 		return 0;
-	}
 	/* also reaps contexts whose kdamonds stopped by themselves */
 	if (mmt_nodes)
 		mmt_teardown();
 	if (on)
-		err = mmt_start();
-	else
-		pr_info("stopped\n");
-	mutex_unlock(&mmt_lock);
-	return err;
+		return mmt_start();
+	pr_info("stopped\n");
+	return 0;
 }
 
 static bool enabled __read_mostly;
@@ -588,11 +644,23 @@ static int mmt_enabled_store(const char *val, const struct kernel_param *kp)
 			mmt_len(val), val);
 		return err;
 	}
-	enabled = on;
-	/* before module_init(): mm_tiering_init() acts on it */
-	if (!mmt_ready)
-		return 0;
-	return mmt_turn(on);
+	mutex_lock(&mmt_lock);
+	switch (mmt_life) {
+	case MMT_LOADING:
+		/* module_init() acts on it */
+		enabled = on;
+		break;
+	case MMT_LIVE:
+		enabled = on;
+		err = mmt_turn(on);
+		break;
+	case MMT_GONE:
+		pr_warn_ratelimited("enabled: the module is being removed; nothing started\n");
+		err = -ENODEV;
+		break;
+	}
+	mutex_unlock(&mmt_lock);
+	return err;
 }
 
 static int mmt_enabled_load(char *buffer, const struct kernel_param *kp)
@@ -645,30 +713,108 @@ static int mmt_commit_fn(void *data)
 	return err;
 }
 
-/* Commit @cfg to the contexts [0, @nr); mmt_lock held. */
-static int mmt_commit_cfg(const struct mmt_cfg *cfg, int nr, int *done)
+/* Scratch contexts of every node under one configuration. */
+static void mmt_free_scratch(struct damon_ctx **src)
+{
+	int i;
+
+	if (!src)
+		return;
+	for (i = 0; i < mmt_nr_nodes; i++)
+		if (src[i])
+			mmt_call(damon_destroy_ctx)(src[i]);
+	kfree(src);
+}
+
+static struct damon_ctx **mmt_build_scratch(const struct mmt_cfg *cfg,
+					    int *err)
+{
+	struct damon_ctx **src;
+	int i;
+
+	src = kcalloc(mmt_nr_nodes, sizeof(*src), GFP_KERNEL);
+	if (!src) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = &mmt_nodes[i];
+		struct damon_ctx *c = mmt_build_ctx(n->nid, n->tier, n->target,
+						    cfg);
+
+		if (IS_ERR(c)) {
+			*err = PTR_ERR(c);
+			mmt_free_scratch(src);
+			return NULL;
+		}
+		src[i] = c;
+	}
+	return src;
+}
+
+/* Commit @src[i] to node @i's running context; mmt_lock held. */
+static int mmt_commit_node(int i, struct damon_ctx *src,
+			   const struct mmt_cfg *cfg)
 {
 	struct damon_call_control control = { .fn = mmt_commit_fn };
-	struct mmt_commit c;
+	struct mmt_node *n = &mmt_nodes[i];
+	struct mmt_commit c = {
+		.n = n,
+		.src = src,
+		.bw = cfg->bandwidth && n->tier == MMT_TIER_LOWER,
+	};
 	int err;
 
-	for (*done = 0; *done < nr; (*done)++) {
-		struct mmt_node *n = &mmt_nodes[*done];
+	control.data = &c;
+	err = mmt_call(damon_call)(n->ctx, &control);
+	if (!err)
+		err = control.return_code;
+	/* a commit that failed half-way stops the kdamond (maybe_corrupted) */
+	if (err && !mmt_call(damon_is_running)(n->ctx))
+		mmt_node_stopped(n, "commit_failed", err);
+	return err;
+}
 
-		c.n = n;
-		c.bw = cfg->bandwidth && n->tier == MMT_TIER_LOWER;
-		c.src = mmt_build_ctx(n->nid, n->tier, n->target, cfg);
-		if (IS_ERR(c.src))
-			return PTR_ERR(c.src);
-		control.data = &c;
-		err = mmt_call(damon_call)(n->ctx, &control);
-		mmt_call(damon_destroy_ctx)(c.src);
-		if (!err)
-			err = control.return_code;
-		if (err)
-			return err;
+/*
+ * Commit @cfg to every context, all or none; mmt_lock held.  Every scratch
+ * context, of the new inputs and of the running ones (for the rollback), is
+ * built before the first commit, so an allocation failure changes nothing.
+ * A commit that fails on node k puts nodes 0..k-1 back on the running
+ * inputs; a node whose kdamond stopped is recorded as stopped (enabled then
+ * reads N, status says which and why).
+ */
+static int mmt_commit_all(const struct mmt_cfg *cfg)
+{
+	struct damon_ctx **src, **old;
+	int i, k, err;
+
+	err = mmt_check_bw_topology(cfg);
+	if (err)
+		return err;
+	src = mmt_build_scratch(cfg, &err);
+	if (!src)
+		return err;
+	old = mmt_build_scratch(&mmt_running_cfg, &err);
+	if (!old) {
+		mmt_free_scratch(src);
+		return err;
 	}
-	return 0;
+	for (k = 0; k < mmt_nr_nodes; k++) {
+		err = mmt_commit_node(k, src[k], cfg);
+		if (err)
+			break;
+	}
+	if (err) {
+		pr_warn("commit_inputs: failed (%d) on node %d; putting the running configuration back\n",
+			err, mmt_nodes[k].nid);
+		for (i = 0; i < k; i++)
+			if (mmt_commit_node(i, old[i], &mmt_running_cfg))
+				pr_err("commit_inputs: rollback failed on node %d\n",
+				       mmt_nodes[i].nid);
+	}
+	mmt_free_scratch(old);
+	mmt_free_scratch(src);
+	return err;
 }
 
 static void mmt_clear_knobs(void)
@@ -685,8 +831,8 @@ static int mmt_commit_inputs_store(const char *val,
 				   const struct kernel_param *kp)
 {
 	struct mmt_cfg cfg;
-	int err, done, undone;
 	bool req = true;
+	int err;
 
 	if (val && kstrtobool(val, &req)) {
 		pr_warn("commit_inputs: invalid value '%.*s': need Y\n",
@@ -706,22 +852,18 @@ static int mmt_commit_inputs_store(const char *val,
 	/* the loop restarts on the new inputs; its knobs go with it */
 	mmt_loop_stop();
 	mmt_clear_knobs();
-	err = mmt_commit_cfg(&cfg, mmt_nr_nodes, &done);
-	if (err) {
-		/* put the contexts already updated back on the old inputs */
-		if (mmt_commit_cfg(&mmt_running_cfg, done, &undone))
-			pr_err("commit_inputs: rollback failed after node %d\n",
-			       mmt_nodes[undone].nid);
-		pr_warn("commit_inputs: failed (%d) on node %d; the running configuration is unchanged\n",
-			err, mmt_nodes[done].nid);
-	} else {
+	err = mmt_commit_all(&cfg);
+	if (!err) {
 		mmt_running_cfg = cfg;
-		pr_info("commit_inputs: used_bp=%lu free_bp=%lu quota=%lu MiB/s controller=%c period=%lu ms\n",
+		pr_info("commit_inputs: used_bp=%lu free_bp=%lu quota=%lu MiB/s controller=%c period=%lu ms mode=%s upper_share_bp=%lu\n",
 			cfg.promote_target_used_bp, cfg.demote_target_free_bp,
 			cfg.quota_mb_per_s, cfg.controller ? 'Y' : 'N',
-			cfg.period_ms);
+			cfg.period_ms, cfg.bandwidth ? "bandwidth" : "capacity",
+			cfg.upper_share_bp);
+	} else if (mmt_running()) {
+		pr_warn("commit_inputs: the running configuration is unchanged\n");
 	}
-	if (mmt_running_cfg.controller && mmt_loop_start())
+	if (mmt_running_cfg.controller && mmt_running() && mmt_loop_start())
 		pr_err("commit_inputs: cannot restart the controller\n");
 	mutex_unlock(&mmt_lock);
 	return err;
@@ -840,7 +982,7 @@ static int mmt_status_get(char *buf, const struct kernel_param *kp)
 		if (mmt_goal_score(n->goal_current, n->goal_target, &score))
 			score = 0;
 		len += scnprintf(buf + len, PAGE_SIZE - len,
-				 "node=%d tier=%s action=%s target=%d goal=%s goal_target=%lu goal_current=%lu score=%lu esz=%lu sample_us=%lu aggr_us=%lu nr_regions=%u\n",
+				 "node=%d tier=%s action=%s target=%d goal=%s goal_target=%lu goal_current=%lu score=%lu esz=%lu sample_us=%lu aggr_us=%lu nr_regions=%u state=%s err=%d\n",
 				 n->nid,
 				 n->tier == MMT_TIER_UPPER ? "upper" : "lower",
 				 n->tier == MMT_TIER_UPPER ? "demote" :
@@ -849,7 +991,8 @@ static int mmt_status_get(char *buf, const struct kernel_param *kp)
 				 n->bw ? "eligible_bp" : "used_bp",
 				 n->goal_target, n->goal_current,
 				 score, n->esz, n->sample_us, n->aggr_us,
-				 n->nr_regions);
+				 n->nr_regions, n->stopped ?: "running",
+				 n->stop_err);
 		/* bandwidth mode: the scheme moving hot pages down */
 		if (n->bw)
 			len += scnprintf(buf + len, PAGE_SIZE - len,
@@ -879,27 +1022,30 @@ static int __init mm_tiering_init(void)
 	int err;
 
 	err = mmt_damon_resolve();
-	if (err)
-		return err;
-	if (!mmt_call(damon_initialized)()) {
+	if (!err && !mmt_call(damon_initialized)()) {
 		pr_err("DAMON is not initialized\n");
-		return -ENOMEM;
+		err = -ENOMEM;
 	}
-	mmt_ready = true;
-	if (!enabled)
-		return 0;
-	err = mmt_turn(true);
-	/* no lower tier: loaded, said so, nothing started */
-	if (err == -ENODEV)
-		err = 0;
-	if (err)
-		mmt_ready = false;
+	if (!err)
+		mmt_hmat_refresh();
+	mutex_lock(&mmt_lock);
+	mmt_life = err ? MMT_GONE : MMT_LIVE;
+	if (!err && enabled) {
+		err = mmt_turn(true);
+		/* no lower tier: loaded, said so, nothing started */
+		if (err == -ENODEV)
+			err = 0;
+		if (err)
+			mmt_life = MMT_GONE;
+	}
+	mutex_unlock(&mmt_lock);
 	return err;
 }
 
 static void __exit mm_tiering_exit(void)
 {
 	mutex_lock(&mmt_lock);
+	mmt_life = MMT_GONE;
 	if (mmt_nodes)
 		mmt_teardown();
 	mutex_unlock(&mmt_lock);

@@ -47,6 +47,9 @@ struct mmt_node {
 	unsigned long knob_goal;	/* goal target value, 0: keep */
 	unsigned long knob_min_sample_us;
 	unsigned long knob_max_sample_us;
+	/* why the kdamond stopped (one word), NULL while it runs; mmt_lock */
+	const char *stopped;
+	int stop_err;
 };
 
 /* Serializes enable, disable, commit and the control loop. */

@@ -4,7 +4,7 @@
 # bad values on the modprobe line fail the load without starting anything;
 # a good commit_inputs takes effect online; rmmod while enabled is clean.
 . /mmt/lib.sh
-plan 10
+plan 11
 quiet_neighbours
 
 # bad values on the modprobe line: clean refusal, nothing started
@@ -63,12 +63,17 @@ quota_mb_per_s ten
 control_period_ms 99
 control_period_ms 60001
 controller maybe
+upper_share_bp 1
+upper_share_bp 150
+upper_share_bp 9850
+upper_share_bp 10000
+mode fast
 enabled maybe
 enabled 2
 commit_inputs maybe
 CORPUS
-[ $nbad -eq 0 ] && [ $nok -eq 21 ]
-check bad_writes_rejected $? "$nok of 21 bad writes rejected and read back unchanged"
+[ $nbad -eq 0 ] && [ $nok -eq 26 ]
+check bad_writes_rejected $? "$nok of 26 bad writes rejected and read back unchanged"
 dmesg | grep -q "mm_tiering: quota_mb_per_s: invalid value 'ten'"
 check bad_writes_explained $? "$(dmesg | grep "quota_mb_per_s: invalid value 'ten'" | tail -1 | cut -c1-110)"
 
@@ -103,6 +108,18 @@ echo N > $P/controller && echo Y > $P/commit_inputs
 head -1 $P/status | grep -q 'controller=0' && ! grep -q '^pair=' $P/status &&
 	[ "$(cat $P/kdamond_pids)" = "$pids" ] && [ $on -eq 0 ]
 check controller_toggles_online $? "on: $(grep '^pair' $P/status | cut -c1-60) off: $(head -1 $P/status)"
+
+# a value the setter accepts commits: the bandwidth shares at the deadband
+sh_rc=0
+for v in 151 9849; do
+	echo $v > $P/upper_share_bp && echo bandwidth > $P/mode &&
+		echo Y > $P/commit_inputs &&
+		head -1 $P/status | grep -q "mode=bandwidth upper_share_bp=$v" ||
+		sh_rc=1
+done
+echo capacity > $P/mode && echo 0 > $P/upper_share_bp && echo Y > $P/commit_inputs &&
+	[ "$(cat $P/enabled)" = Y ] && [ $sh_rc -eq 0 ]
+check accepted_share_commits $? "upper_share_bp 151 and 9849 committed in bandwidth mode, back to capacity: $(head -1 $P/status | cut -c1-90)"
 
 rmmod mm_tiering && [ -z "$(kdamonds)" ] && dmesg_clean > /dev/null
 check rmmod_while_enabled $? "rmmod while enabled: kdamonds left: $(kdamonds | wc -l)"
