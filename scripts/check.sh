@@ -6,8 +6,12 @@
 # results it owes (MMT-PLAN n) and prints MMT-TEST PASS|FAIL lines; a result
 # it never printed (crash, hang, timeout) counts as failed.  The last line is
 # "N passed, N failed".
-#   scripts/check.sh [scenario...]     (default: all, then KUnit)
-# MMT_NO_KUNIT=1 skips the KUnit run, MMT_NO_BENCH=1 the bench smoke test.
+#   scripts/check.sh [scenario...]     (default: all, "debug" (the sanitizer
+#                                      kernel's scenarios), the bench smoke
+#                                      test, KUnit)
+# Guests run $MMT_JOBS (default 2) at a time.  MMT_NO_KUNIT=1 skips the
+# KUnit run, MMT_NO_BENCH=1 the bench smoke test, MMT_NO_DEBUG=1 the
+# sanitizer kernel; MMT_SCALE=N multiplies the stress suite's counts.
 set -uo pipefail
 
 . "$(dirname "$0")/env.sh"
@@ -29,45 +33,108 @@ step "build and install through DKMS against linux-headers-$MMT_KVER"
 "$MMT_TOP/scripts/build-dkms.sh" || die_setup "the DKMS build"
 "$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd.gz" || die_setup initramfs
 
-# scenario:timeout_s
-scenarios=${*:-stock control tiering params flat phase steady bw}
-for s in $scenarios; do
-	case $s in
-	tiering) tmo=600 ;;
-	phase) tmo=900 ;;
-	steady|bw) tmo=600 ;;
-	control) tmo=400 ;;
-	*) tmo=300 ;;
+timeout_of() {
+	case $1 in
+	phase) echo 900 ;;
+	tiering|steady|bw) echo 600 ;;
+	control|race) echo 400 ;;
+	stress) echo 1500 ;;
+	*) echo 300 ;;
 	esac
-	step "scenario $s (QEMU TCG, Debian $MMT_KVER, node0 2 CPUs + 1 GiB, node1 CPU-less 1 GiB)"
-	start=$(date +%s)
-	topo=
+}
+
+# run_one NAME LOG INITRD [kernel args...]: one boot (two tries when the boot
+# never reached init: the bench's fault, not a result); environment as
+# for vm.sh (MMT_KVER, MMT_KERNEL)
+run_one() {
+	local s=$1 log=$2 initrd=$3 topo= try
+	shift 3
 	[ "$s" = flat ] && topo=flat
 	for try in 1 2; do
-		MMT_TOPO=$topo "$MMT_TOP/scripts/vm.sh" "$out/initrd.gz" "$s" \
-			"$tmo" </dev/null >"$out/$s.log" 2>&1
-		# a boot that never reached the script is the bench's, not a result
-		grep -q '^MMT-BOOT' "$out/$s.log" && break
-		echo "  note: boot $try of $s never reached init; $(grep -m1 -E 'Kernel panic|Oops' "$out/$s.log")"
-		cp "$out/$s.log" "$out/$s.boot$try.log"
+		MMT_TOPO=$topo "$MMT_TOP/scripts/vm.sh" "$initrd" "$s" \
+			"$(timeout_of "$s")" "$@" </dev/null >"$log" 2>&1
+		grep -q '^MMT-BOOT' "$log" && break
+		cp "$log" "${log%.log}.boot$try.log"
 	done
-	tr -d '\r' <"$out/$s.log" >"$out/$s.log.tmp" && mv "$out/$s.log.tmp" "$out/$s.log"
-	want=$(sed -n 's/^MMT-PLAN \([0-9]*\).*/\1/p' "$out/$s.log" | head -1)
-	p=$(grep -c '^MMT-TEST PASS ' "$out/$s.log")
-	f=$(grep -c '^MMT-TEST FAIL ' "$out/$s.log")
-	grep -E '^MMT-(TEST|INFO) ' "$out/$s.log" | sed 's/^MMT-TEST /  /; s/^MMT-INFO /    info: /'
+	tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+}
+
+# report NAME LOG SECONDS: print the results of one boot and count them
+report() {
+	local s=$1 log=$2 secs=$3 want p f missing
+	want=$(sed -n 's/^MMT-PLAN \([0-9]*\).*/\1/p' "$log" | head -1)
+	p=$(grep -c '^MMT-TEST PASS ' "$log")
+	f=$(grep -c '^MMT-TEST FAIL ' "$log")
+	grep -E '^MMT-(TEST|INFO) ' "$log" | sed 's/^MMT-TEST /  /; s/^MMT-INFO /    info: /'
 	missing=$(( ${want:-1} - p - f ))
-	if ! grep -q '^MMT-END rc=0' "$out/$s.log"; then
-		echo "  FAIL $s: the guest did not finish (see build/check/$s.log)"
-		grep -E 'Kernel panic|BUG|Oops|WARNING' "$out/$s.log" | head -5 | sed 's/^/    /'
+	if ! grep -q '^MMT-BOOT' "$log"; then
+		echo "  note: no boot of $s reached init; $(grep -m1 -E 'Kernel panic|Oops' "$log")"
+	fi
+	if ! grep -q '^MMT-END rc=0' "$log"; then
+		echo "  FAIL $s: the guest did not finish (see ${log#"$MMT_TOP"/})"
+		grep -E 'Kernel panic|BUG|Oops|WARNING|possible .* locking' "$log" | head -5 | sed 's/^/    /'
 		[ $missing -lt 1 ] && missing=1
 	fi
 	[ $missing -gt 0 ] && echo "  FAIL $s: $missing result(s) never reported"
 	[ $missing -lt 0 ] && missing=0
 	passed=$((passed + p))
 	failed=$((failed + f + missing))
-	echo "  ($s: $p passed, $((f + missing)) failed, $(( $(date +%s) - start )) s)"
+	echo "  ($s: $p passed, $((f + missing)) failed, $secs s)"
+}
+
+# run_batch LABEL INITRD SCENARIO... -- [kernel args]: the scenarios, each in
+# its own boot, $MMT_JOBS (default 2) at a time: each guest is one
+# single-threaded TCG process, one host core.
+run_batch() {
+	local label=$1 initrd=$2 names=() args=() s i j
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do names+=("$1"); shift; done
+	[ $# -gt 0 ] && shift
+	args=("$@")
+	for ((i = 0; i < ${#names[@]}; i += ${MMT_JOBS:-2})); do
+		local group=("${names[@]:i:${MMT_JOBS:-2}}") start pids=()
+		start=$(date +%s)
+		for s in "${group[@]}"; do
+			run_one "$s" "$out/$label$s.log" "$initrd" "${args[@]}" &
+			pids+=($!)
+		done
+		wait "${pids[@]}"
+		for s in "${group[@]}"; do
+			step "scenario $label$s ($desc)"
+			report "$s" "$out/$label$s.log" $(( $(date +%s) - start ))
+		done
+	done
+}
+
+# "debug" among the names: the sanitizer kernel's scenarios
+scenarios= debug=
+[ $# -eq 0 ] && set -- stock control tiering params race flat phase steady bw debug
+for s in "$@"; do
+	case $s in
+	debug) [ -z "${MMT_NO_DEBUG:-}" ] && debug=y ;;
+	*) scenarios="$scenarios $s" ;;
+	esac
 done
+desc="QEMU TCG, Debian $MMT_KVER, node0 2 CPUs + 1 GiB, node1 CPU-less 1 GiB"
+[ -n "$scenarios" ] &&
+	run_batch "" "$out/initrd.gz" $scenarios -- "mmt.scale=${MMT_SCALE:-1}"
+
+# The sanitizer kernel: the stress suite must stay silent on it.
+if [ -n "$debug" ]; then
+	step "sanitizer kernel: linux-source-$MMT_SRCVER with scripts/debug.config"
+	start=$(date +%s)
+	dbg=$("$MMT_TOP/scripts/debug-kernel.sh") || die_setup "the debug kernel build"
+	rel=${dbg%% *} dir=${dbg#* }
+	echo "  $rel in $dir ($(( $(date +%s) - start )) s)"
+	(export MMT_KVER=$rel MMT_ROOT MMT_BIND=$dir
+	 "$MMT_TOP/scripts/build-dkms.sh" &&
+	 "$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd-debug.gz") ||
+		die_setup "the DKMS build against the debug kernel"
+	desc="QEMU TCG, $rel: KASAN, UBSAN, KFENCE, lockdep, kmemleak, fault injection; panic_on_warn=1"
+	MMT_KVER=$rel MMT_KERNEL=$dir/build/arch/x86/boot/bzImage \
+		run_batch debug- "$out/initrd-debug.gz" stress race -- \
+		panic_on_warn=1 "mmt.scale=${MMT_SCALE:-1}"
+fi
 
 if [ -z "${MMT_NO_BENCH:-}" ]; then
 	step "bench harness smoke test (scripts/bench.sh --quick: none and mm_tiering, skew, 30 s)"

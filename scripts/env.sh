@@ -3,7 +3,8 @@
 MMT_KVER=${MMT_KVER:-7.3.4+deb13-amd64}
 MMT_SRCVER=${MMT_SRCVER:-7.3}
 MMT_CACHE=${MMT_CACHE:-/var/cache/mm-tiering}
-MMT_ROOT=$MMT_CACHE/trixie-$MMT_KVER/root
+# the debug kernel reuses the stock kernel's root: MMT_ROOT is then given
+MMT_ROOT=${MMT_ROOT:-$MMT_CACHE/trixie-$MMT_KVER/root}
 MMT_KDIR=$MMT_CACHE/kernel-$MMT_KVER
 MMT_SRC=$MMT_CACHE/linux-source-$MMT_SRCVER
 MMT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

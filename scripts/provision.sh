@@ -4,7 +4,8 @@
 # Provision everything mm-tiering's build and test bench needs on a bare
 # Debian 12 host, cached outside the repository and keyed by version.
 #
-#   scripts/provision.sh [host|root|kernel|source|all]   (default: all but source)
+#   scripts/provision.sh [host|root|kernel|source|tarball|kbuild|all]
+#   (all: host, root and kernel)
 #
 # Host tools come from the host's own (bookworm) apt sources.  Debian kernel
 # packages newer than bookworm are fetched only from inside a Debian trixie
@@ -35,14 +36,40 @@ host_tools() {
 }
 
 # Run a command inside the trixie root with /proc, /sys and /dev mounted
-# (objtool and dkms need /proc).  Mounts are private to this invocation.
+# (objtool and dkms need /proc), and $MMT_BIND, a host directory, at
+# /mmt-bind (the debug kernel's tree).  Mounts are private to this invocation.
 in_root() {
 	unshare -m --propagation private /bin/sh -c '
-		r=$1; shift
+		r=$1 b=$2; shift 2
 		mount -t proc proc "$r/proc"
 		mount --rbind /sys "$r/sys"
 		mount --rbind /dev "$r/dev"
-		exec chroot "$r" "$@"' sh "$MMT_ROOT" "$@"
+		if [ -n "$b" ]; then
+			mkdir -p "$r/mmt-bind"
+			mount --bind "$b" "$r/mmt-bind"
+		fi
+		exec chroot "$r" "$@"' sh "$MMT_ROOT" "${MMT_BIND:-}" "$@"
+}
+
+# The Debian mirror the host's own apt uses (the first URI serving its
+# release): the repository names no mirror.
+debian_mirror() {
+	local codename m
+	codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	m=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v c="$codename" '
+		BEGIN { RS = ""; FS = "\n" }
+		{ u = ""; ok = 0
+		  for (i = 1; i <= NF; i++) {
+			if ($i ~ /^URIs:/) { split($i, a, /[ \t]+/); u = a[2] }
+			if ($i ~ /^Suites:/ && $i ~ ("[ \t]" c "([ \t]|$)")) ok = 1
+		  }
+		  if (ok && u != "") { print u; exit } }')
+	[ -n "$m" ] || m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		2>/dev/null | awk -v c="$codename" '
+		$1 == "deb" { for (i = 2; i < NF; i++)
+			if ($i ~ /^[a-z+]+:\/\// && $(i + 1) == c) { print $i; exit } }')
+	[ -n "$m" ] || { log "no Debian mirror for $codename in the host's apt sources"; exit 1; }
+	echo "${m%/}"
 }
 
 trixie_root() {
@@ -50,12 +77,14 @@ trixie_root() {
 	log "building the trixie root in $MMT_ROOT (about a minute)"
 	rm -rf "$MMT_ROOT"
 	mkdir -p "$(dirname "$MMT_ROOT")"
+	local mirror
+	mirror=$(debian_mirror)
 	mmdebstrap --variant=minbase --mode=root \
 		--include="gcc-14,libc6-dev,make,kmod,dkms,linux-headers-$MMT_KVER" \
 		--skip=check/qemu \
 		trixie "$MMT_ROOT" \
-		"deb http://deb.debian.org/debian trixie main" \
-		"deb http://deb.debian.org/debian trixie-backports main" \
+		"deb $mirror trixie main" \
+		"deb $mirror trixie-backports main" \
 		>"$MMT_CACHE/mmdebstrap.log" 2>&1 ||
 		{ tail -20 "$MMT_CACHE/mmdebstrap.log" >&2; exit 1; }
 	touch "$MMT_ROOT/.mmt-ok"
@@ -82,15 +111,40 @@ kernel_image() {
 	touch "$MMT_KDIR/.mmt-ok"
 }
 
+# linux-source's tarball, kept: the UML tree and the debug kernel unpack it.
+source_tarball() {
+	ls "$MMT_CACHE"/linux-source-"$MMT_SRCVER".tar.* >/dev/null 2>&1 &&
+		return 0
+	log "fetching linux-source-$MMT_SRCVER"
+	fetch_unpack "linux-source-$MMT_SRCVER" "$MMT_CACHE/srcpkg-$MMT_SRCVER"
+	mv "$MMT_CACHE/srcpkg-$MMT_SRCVER"/usr/src/linux-source-"$MMT_SRCVER".tar.* \
+		"$MMT_CACHE/"
+	rm -rf "$MMT_CACHE/srcpkg-$MMT_SRCVER"
+}
+
 kernel_source() {
 	[ -f "$MMT_SRC/.mmt-ok" ] && return 0
-	log "fetching and unpacking linux-source-$MMT_SRCVER (a few minutes)"
-	fetch_unpack "linux-source-$MMT_SRCVER" "$MMT_CACHE/srcpkg-$MMT_SRCVER"
+	source_tarball
+	log "unpacking linux-source-$MMT_SRCVER"
 	rm -rf "$MMT_SRC" && mkdir -p "$MMT_SRC"
 	tar -C "$MMT_SRC" --strip-components=1 -xf \
-		"$MMT_CACHE/srcpkg-$MMT_SRCVER"/usr/src/linux-source-"$MMT_SRCVER".tar.*
-	rm -rf "$MMT_CACHE/srcpkg-$MMT_SRCVER"
+		"$MMT_CACHE"/linux-source-"$MMT_SRCVER".tar.*
 	touch "$MMT_SRC/.mmt-ok"
+}
+
+# What building a kernel inside the trixie root needs beyond the headers.
+root_kbuild() {
+	[ -f "$MMT_ROOT/.mmt-kbuild-ok" ] && return 0
+	log "installing the kernel build tools in the trixie root"
+	in_root /bin/sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends gcc flex bison bc libelf-dev libssl-dev \
+		perl cpio xz-utils' >"$MMT_CACHE/root-kbuild.log" 2>&1 ||
+		{ in_root apt-get update -qq && in_root /bin/sh -c \
+		'DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends gcc flex bison bc libelf-dev libssl-dev \
+		perl cpio xz-utils' >"$MMT_CACHE/root-kbuild.log" 2>&1; } ||
+		{ tail -20 "$MMT_CACHE/root-kbuild.log" >&2; exit 1; }
+	touch "$MMT_ROOT/.mmt-kbuild-ok"
 }
 
 mkdir -p "$MMT_CACHE"
@@ -100,7 +154,9 @@ host)	host_tools ;;
 root)	host_tools; trixie_root ;;
 kernel)	host_tools; trixie_root; kernel_image ;;
 source)	host_tools; trixie_root; kernel_source ;;
+tarball) host_tools; trixie_root; source_tarball ;;
+kbuild)	host_tools; trixie_root; root_kbuild ;;
 all)	host_tools; trixie_root; kernel_image ;;
 in-root) shift; in_root "$@" ;;
-*)	echo "usage: $0 [host|root|kernel|source|all|in-root CMD...]" >&2; exit 2 ;;
+*)	echo "usage: $0 [host|root|kernel|source|tarball|kbuild|all|in-root CMD...]" >&2; exit 2 ;;
 esac

@@ -6,14 +6,18 @@
 #   node1: no CPU, 1 GiB    ("CXL": 250 ns, 26 GB/s in HMAT)
 # and run one guest script of tests/guest/ as init's job; the serial console
 # goes to stdout.  MMT_TOPO=flat gives each node one CPU instead (no lower
-# tier: nothing to tier).
+# tier: nothing to tier).  The console shows warnings and worse
+# (MMT_LOGLEVEL, default 5): info lines stay in dmesg, where the scripts read
+# them; a serial console printing every enable under TCG slows a stress loop
+# to a crawl.  MMT_KERNEL=bzImage boots another kernel (the
+# sanitizer kernel of scripts/debug-kernel.sh).
 #   scripts/vm.sh INITRD SCRIPT [TIMEOUT_S] [extra kernel args...]
 set -euo pipefail
 
 . "$(dirname "$0")/env.sh"
 initrd=$1 script=$2 tmo=${3:-600}
 shift 3 || shift $#
-kernel=$MMT_KDIR/usr/lib/modules/$MMT_KVER/vmlinuz
+kernel=${MMT_KERNEL:-$MMT_KDIR/usr/lib/modules/$MMT_KVER/vmlinuz}
 
 if [ "${MMT_TOPO:-}" = flat ]; then
 	# one socket per node, or the kernel warns that CPUs sharing a cache
@@ -37,5 +41,5 @@ exec timeout --foreground -k 5 "$tmo" qemu-system-x86_64 \
 	-object memory-backend-ram,id=m1,size=1G \
 	"${numa[@]}" \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 mmt.script=$script $*" \
+	-append "console=ttyS0 loglevel=${MMT_LOGLEVEL:-5} panic=-1 mmt.script=$script $*" \
 	-display none -serial stdio -monitor none -no-reboot

@@ -10,11 +10,12 @@
  * byte of every page still holds its pattern.
  *
  * Usage: tierload [-u node] [-l node] [-H hot_mb] [-C cold_mb | -F free_mb]
- *                 [-t seconds] [-i interval_ms] [-w file] [-x]
+ *                 [-t seconds] [-i interval_ms] [-w file] [-s file] [-x]
  *                 [-K slices -P phase_seconds] [-Z s_x100] [-W tail]
  *   -C  cold set size; -F: size the cold set to leave free_mb free on the
  *       upper node (read from /sys/devices/system/node/nodeN/meminfo)
  *   -w  after setup, wait until @file exists before the timed run
+ *   -s  end the timed run at the first sample after @file exists
  *   -K  the hot buffer holds K slices of hot_mb; only one is hot at a time
  *   -P  ... and the hot slice moves to the next one every phase_seconds
  *   -Z  Zipf: accesses over the whole RSS (hot buffer and cold set), page
@@ -238,7 +239,7 @@ static size_t zipf_draw(const double *cdf, size_t n)
 int main(int argc, char **argv)
 {
 	int up = 0, low = 1, corrupt = 0, opt;
-	const char *go = NULL;
+	const char *go = NULL, *stop = NULL;
 	long hot_mb = 64, cold_mb = -1, free_mb = -1, secs = 10, iv = 1000;
 	long slices = 1, phase_s = 0, phase = 0, zipf = 0, tail = 0;
 	double *weight = NULL, *cdf = NULL;
@@ -249,7 +250,7 @@ int main(int argc, char **argv)
 	long start, next, sink = 0;
 	size_t cur = 0;
 
-	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:xK:P:Z:W:")) != -1) {
+	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:s:xK:P:Z:W:")) != -1) {
 		switch (opt) {
 		case 'u':
 			up = atoi(optarg);
@@ -274,6 +275,9 @@ int main(int argc, char **argv)
 			break;
 		case 'w':
 			go = optarg;
+			break;
+		case 's':
+			stop = optarg;
 			break;
 		case 'x':
 			corrupt = 1;
@@ -393,7 +397,8 @@ int main(int argc, char **argv)
 			       node_free_mb(up), phase, (long)(share * 10000),
 			       moved, moved2);
 			next += iv;
-			if (t - start >= secs * 1000)
+			if (t - start >= secs * 1000 ||
+			    (stop && !access(stop, F_OK)))
 				break;
 		}
 		if (zipf) {

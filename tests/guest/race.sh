@@ -1,0 +1,96 @@
+#!/bin/sh
+# What a management agent and an administrator do at the same time:
+# a writer toggling enabled (and a reader polling the outputs) while the module
+# is loaded and removed, round after round.  Before the fix a write landing
+# during module_exit() started kdamonds that ran the freed module text (a
+# kernel panic in the second round).  Asserted: the kernel survives every
+# round, no kdamond or module is left, dmesg is clean.  Then, with
+# DAMON_STAT on, a modprobe enabled=Y that fails while a writer toggles
+# enabled: nothing of ours survives the failed load.
+# mmt.scale=N on the kernel command line (MMT_SCALE) multiplies the rounds.
+. /mmt/lib.sh
+plan 4
+quiet_neighbours
+scale=$(sed -n 's/.*mmt\.scale=\([0-9]*\).*/\1/p' /proc/cmdline)
+scale=${scale:-1}
+# rounds, bounded in time too (TCG: a round is a module load, kprobe lookups
+# and up to two kdamond starts); at least MIN_ROUNDS must run
+rounds=$((200 * scale)) secs=$((150 * scale)) MIN_ROUNDS=60
+
+# a short pause between writes: a busy loop would starve the test itself
+# (two vCPUs taking turns in one TCG thread), and a removal takes tens of
+# milliseconds (kdamonds stop), so writes still land inside it
+writer() {
+	while :; do
+		echo Y > $P/enabled
+		sleep 0.01
+		echo N > $P/enabled
+		sleep 0.01
+	done
+}
+reader() {
+	while :; do
+		cat $P/status $P/kdamond_pids $P/bytes_promoted \
+			$P/bytes_demoted $P/enabled >/dev/null
+		sleep 0.02
+	done
+}
+
+writer 2>/dev/null & w1=$!
+reader 2>/dev/null & r1=$!
+i=0 left=0 loads=0 t0=$(date +%s)
+while [ $i -lt $rounds ] && [ $(($(date +%s) - t0)) -lt $secs ]; do
+	i=$((i + 1))
+	modprobe mm_tiering enabled=$([ $((i % 2)) = 0 ] && echo Y || echo N) \
+		2>/dev/null && loads=$((loads + 1))
+	# land the removal at a different phase of the writers each round
+	sleep 0.0$((RANDOM % 10))
+	n=0
+	while grep -q '^mm_tiering ' /proc/modules; do
+		rmmod mm_tiering 2>/dev/null
+		n=$((n + 1)); [ $n -gt 50 ] && break
+	done
+	# with the module gone, no kdamond may run (DAMON_STAT is off)
+	sleep 0.05
+	k=$(kdamonds | wc -l)
+	if [ "$k" -ne 0 ]; then
+		left=$((left + 1))
+		[ $left -le 3 ] && info "round $i: $k kdamond(s) without the module"
+	fi
+done
+kill $w1 $r1
+wait 2>/dev/null
+refused=$(dmesg | grep -c 'enabled: the module is being removed')
+info "$i rounds in $(($(date +%s) - t0)) s, $loads loads; writes refused during removal: $refused (rate-limited count)"
+[ $i -ge $MIN_ROUNDS ] && [ $left -eq 0 ] && [ -z "$(kdamonds)" ] &&
+	! grep -q '^mm_tiering ' /proc/modules
+check rmmod_races_enabled_writers $? "$i rounds (at least $MIN_ROUNDS) of modprobe/rmmod under an enabled writer and a reader: rounds with a kdamond left $left, module left $(grep -c '^mm_tiering ' /proc/modules)"
+dmesg_clean >/dev/null
+check rmmod_race_dmesg_clean $? "$(dmesg | grep -m1 -E 'WARNING|BUG|Oops|Call Trace' | cut -c1-100)"
+
+# a load that fails while enabled is toggled: DAMON_STAT running
+# exclusively (Debian's kernels), else a symbol that does not resolve
+stat=/sys/module/damon_stat/parameters/enabled
+why="DAMON_STAT on"
+fail_arg=
+[ -e $stat ] && echo Y > $stat
+[ -e $stat ] || { fail_arg=require_symbol=mmt_no_such_symbol; why=$fail_arg; }
+stat_pids=$(kdamonds)
+writer 2>/dev/null & w1=$!
+fails=0 j=0
+while [ $j -lt $((i / 4)) ]; do
+	j=$((j + 1))
+	modprobe mm_tiering enabled=Y $fail_arg 2>/dev/null ||
+		fails=$((fails + 1))
+	rmmod mm_tiering 2>/dev/null
+done
+kill $w1
+wait 2>/dev/null
+# a load refuses when enabled is still Y at module_init(); the writer may
+# have written N by then, and that load succeeds starting nothing
+[ $fails -gt 0 ] && [ "$(kdamonds)" = "$stat_pids" ] &&
+	! grep -q '^mm_tiering ' /proc/modules
+check failed_load_races_writer $? "$fails of $j loads refused ($why), the others started nothing; kdamonds: $(kdamonds | wc -l) (before: $(echo $stat_pids | wc -w))"
+[ -e $stat ] && echo N > $stat
+dmesg_clean >/dev/null
+check failed_load_dmesg_clean $? "$(dmesg | grep -m1 -E 'WARNING|BUG|Oops|Call Trace' | cut -c1-100)"

@@ -1,0 +1,166 @@
+#!/bin/sh
+# The stress suite of the sanitizer kernel (scripts/debug-kernel.sh; booted
+# with panic_on_warn=1, so a KASAN, UBSAN, KFENCE, lockdep, atomic-sleep,
+# debug-objects or list report ends the boot and every result below goes
+# missing).  A tiering workload runs throughout and its bytes are verified
+# at the end.
+#   1. enabled Y/N cycles with the controller on while two readers poll the
+#      outputs; then a kmemleak scan: no leak;
+#   2. a commit_inputs storm with fault injection: each write fails the
+#      Nth allocation of the writing task (fail-nth), and every other one
+#      also fails one allocation of a kdamond (failslab with make-it-fail):
+#      after each write, every node holds the new goals (the write
+#      succeeded) or every node the old ones (it failed); a node whose
+#      kdamond stopped says so in status and enabled reads N;
+#   3. the restart that follows: enabled=Y runs every node again;
+#   4. the rmmod/enabled race of race.sh, shorter;
+#   5. bad inputs that the setters must refuse (upper_share_bp around the
+#      bandwidth deadband) and a bandwidth-mode commit under load.
+# mmt.scale=N on the kernel command line multiplies the counts.
+. /mmt/lib.sh
+plan 9
+quiet_neighbours
+scale=$(sed -n 's/.*mmt\.scale=\([0-9]*\).*/\1/p' /proc/cmdline)
+scale=${scale:-1}
+D=/sys/kernel/debug
+info "kernel $(uname -r); scale $scale"
+# leak suspects from boot are not ours: only objects allocated from here on
+echo clear > $D/kmemleak
+
+tierload -H 200 -F 100 -t 100000 -w /tmp/go -s /tmp/stop > /tmp/load.log &
+load=$!
+wait_line 'tierload setup' /tmp/load.log 300 || info "workload did not start"
+touch /tmp/go
+modprobe mm_tiering enabled=Y controller=Y control_period_ms=200
+check stress_load $? "modprobe enabled=Y: $(cat $P/enabled)"
+
+reader() {
+	while :; do
+		cat $P/status $P/kdamond_pids $P/bytes_promoted \
+			$P/bytes_demoted $P/bytes_tried $P/enabled >/dev/null
+	done
+}
+reader 2>/dev/null & r1=$!
+reader 2>/dev/null & r2=$!
+cycles=$((100 * scale)) i=0 bad=0
+while [ $i -lt $cycles ]; do
+	i=$((i + 1))
+	echo N > $P/enabled || bad=$((bad + 1))
+	echo Y > $P/enabled || bad=$((bad + 1))
+done
+kill $r1 $r2
+wait $r1 $r2 2>/dev/null
+[ $bad -eq 0 ] && [ "$(cat $P/enabled)" = Y ] &&
+	[ "$(kdamonds | wc -l)" -eq 2 ]
+check enable_cycles $? "$cycles Y/N cycles under 2 readers: $bad writes failed; enabled=$(cat $P/enabled), kdamonds $(kdamonds | wc -l)"
+
+# 2. commit storm with fault injection (the static recipe: goals as typed)
+for f in failslab fail_page_alloc; do
+	echo N > $D/$f/ignore-gfp-wait 2>/dev/null
+	echo 0 > $D/$f/verbose 2>/dev/null
+done
+echo N > $P/controller && echo Y > $P/commit_inputs
+writes=$((40 * scale)) w=0 refused=0 ok=0 mixed=0 injected=0 stopped=0
+u0=$(status_field 1 goal_target) f0=$(status_field 0 goal_target)
+while [ $w -lt $writes ]; do
+	w=$((w + 1))
+	u=$((9000 + w % 900)) f=$((300 + w % 50))
+	echo $u > $P/promote_target_used_bp
+	echo $f > $P/demote_target_free_bp
+	if [ $((w % 2)) = 0 ]; then
+		# one allocation of one kdamond fails
+		echo Y > $D/failslab/task-filter
+		echo 100 > $D/failslab/probability
+		echo 1 > $D/failslab/times
+		for k in $(kdamonds); do echo 1 > /proc/$k/make-it-fail; done
+	fi
+	# the writer's own Nth allocation fails (fail-nth counts this task's)
+	n=$((1 + w % 30))
+	sh -c "echo $n > /proc/self/fail-nth; echo Y > $P/commit_inputs" 2>/dev/null
+	rc=$?
+	echo 0 > $D/failslab/probability
+	for k in $(kdamonds); do echo 0 > /proc/$k/make-it-fail 2>/dev/null; done
+	injected=$((injected + 1 + (1 - w % 2)))
+	gu=$(status_field 1 goal_target) gf=$(status_field 0 goal_target)
+	if [ "$(cat $P/enabled)" = N ]; then
+		stopped=$((stopped + 1))
+		grep -q 'state=commit_failed\|state=kdamond_exited' $P/status ||
+			{ mixed=$((mixed + 1)); info "write $w: enabled=N but no node says stopped"; }
+		echo Y > $P/enabled
+		u0=$(status_field 1 goal_target) f0=$(status_field 0 goal_target)
+	elif [ $rc -eq 0 ]; then
+		ok=$((ok + 1))
+		[ "$gu" = $u ] && [ "$gf" = $f ] ||
+			{ mixed=$((mixed + 1)); info "write $w ok: goals $gu/$gf, wrote $u/$f"; }
+		u0=$gu f0=$gf
+	else
+		refused=$((refused + 1))
+		[ "$gu" = "$u0" ] && [ "$gf" = "$f0" ] ||
+			{ mixed=$((mixed + 1)); info "write $w refused: goals $gu/$gf, before $u0/$f0"; }
+	fi
+done
+[ $mixed -eq 0 ] && [ $refused -gt 0 ] && [ $ok -gt 0 ]
+check commit_storm_all_or_nothing $? "$writes commits, $injected faults injected: $ok applied, $refused refused with the old goals on every node, $stopped stopped a kdamond (restarted), $mixed mixed"
+[ "$(cat $P/enabled)" = Y ] && [ "$(kdamonds | wc -l)" -eq 2 ]
+check restart_after_storm $? "enabled=$(cat $P/enabled) kdamonds=$(kdamonds | wc -l)"
+
+# 5. bad inputs: refused by the setter, with the reason
+nbad=0
+for v in 1 150 9850 9999 10000; do
+	echo $v > $P/upper_share_bp 2>/dev/null && nbad=$((nbad + 1))
+done
+echo 151 > $P/upper_share_bp && echo 9849 > $P/upper_share_bp
+ok=$?
+[ $nbad -eq 0 ] && [ $ok -eq 0 ] &&
+	dmesg | grep -q "upper_share_bp: invalid value '150': need 0 (from HMAT) or basis points 151..9849"
+check share_deadband_bounds $? "5 values outside 151..9849 refused ($nbad accepted), 151 and 9849 accepted"
+echo bandwidth > $P/mode && echo 9849 > $P/upper_share_bp &&
+	echo Y > $P/controller && echo Y > $P/commit_inputs &&
+	sleep 3 && echo 7000 > $P/upper_share_bp && echo Y > $P/commit_inputs &&
+	sleep 3 && grep -q '^pair=0 mode=bandwidth' $P/status &&
+	echo capacity > $P/mode && echo 0 > $P/upper_share_bp &&
+	echo Y > $P/commit_inputs && [ "$(cat $P/enabled)" = Y ]
+check bandwidth_commits $? "capacity -> bandwidth 9849 -> 7000 -> capacity under load: $(head -1 $P/status | cut -c1-100)"
+
+# 4. rmmod racing enabled writers
+writer() {
+	while :; do
+		echo Y > $P/enabled
+		echo N > $P/enabled
+	done
+}
+echo N > $P/enabled
+rmmod mm_tiering
+writer 2>/dev/null & wr=$!
+rounds=$((20 * scale)) i=0 left=0
+while [ $i -lt $rounds ]; do
+	i=$((i + 1))
+	modprobe mm_tiering enabled=Y
+	sleep 0.$((RANDOM % 10))
+	n=0
+	while grep -q '^mm_tiering ' /proc/modules && [ $n -lt 100 ]; do
+		rmmod mm_tiering 2>/dev/null
+		n=$((n + 1))
+	done
+	sleep 0.1
+	[ -n "$(kdamonds)" ] && left=$((left + 1))
+done
+kill $wr
+wait $wr 2>/dev/null
+[ $left -eq 0 ]
+check rmmod_race $? "$rounds modprobe/rmmod rounds under an enabled writer: $left left a kdamond"
+
+# the workload's bytes, then leaks
+touch /tmp/stop
+wait $load
+grep -q 'bad_pages=0 ' /tmp/load.log
+check bytes_intact $? "$(grep 'tierload verify' /tmp/load.log)"
+echo scan > $D/kmemleak
+sleep 5
+echo scan > $D/kmemleak
+leaks=$(grep -c '^unreferenced object' $D/kmemleak)
+[ "$leaks" -eq 0 ]
+check no_leaks $? "kmemleak: $leaks unreferenced objects"
+[ "$leaks" -eq 0 ] || head -40 $D/kmemleak
+dmesg_clean >/dev/null
+check dmesg_clean $? "$(dmesg | grep -m1 -E 'WARNING|BUG|Oops|Call Trace' | cut -c1-100)"
