@@ -5,8 +5,8 @@
  * mm/damon exports nothing, so a module cannot link against damon_start()
  * and friends.  For each function we need, a kprobe is registered disabled
  * (it is never armed: registration only looks the symbol up and checks that
- * it is kernel text) and unregistered at once; its address is then installed
- * as the target of a static call.
+ * it is kernel text), all are unregistered together once every address is
+ * known, and each address is then installed as the target of a static call.
  *
  * Why static calls and not function pointers: with CONFIG_X86_KERNEL_IBT
  * (Debian's default) the kernel seals every function whose address is never
@@ -21,8 +21,10 @@
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
+#include <linux/slab.h>
 #include <linux/static_call.h>
 
+#include "mmt_compat.h"
 #include "mmt_damon.h"
 
 #define MMT_FN(fn) DEFINE_STATIC_CALL_NULL(mmt_##fn, fn)
@@ -33,20 +35,22 @@
 static int *mmt_numa_balancing_ptr;
 DEFINE_STATIC_CALL_NULL(mmt_kallsyms_lookup_name, kallsyms_lookup_name);
 
-static void *mmt_lookup(const char *name)
-{
-	struct kprobe kp = {
-		.symbol_name = name,
-		.flags = KPROBE_FLAG_DISABLED,
-	};
-	void *addr;
+/*
+ * The look-up's kprobes: one per function of mmt_damon_funcs.h, plus
+ * kallsyms_lookup_name and the test hook's symbol.  All are registered
+ * disabled (never armed) and unregistered together: each unregistration
+ * waits for an RCU grace period, one batch waits for one (one each was
+ * seconds per load under TCG with the debug kernel's checks).
+ */
+struct mmt_probes {
+#define MMT_FN(fn) struct kprobe fn
+#include "mmt_damon_funcs.h"
+#undef MMT_FN
+	struct kprobe kallsyms_lookup_name;
+	struct kprobe required;
+};
 
-	if (register_kprobe(&kp))
-		return NULL;
-	addr = kp.addr;
-	unregister_kprobe(&kp);
-	return addr;
-}
+#define MMT_NR_PROBES (sizeof(struct mmt_probes) / sizeof(struct kprobe))
 
 /*
  * Test hook: one more symbol that must resolve, so that the refusal path can
@@ -57,35 +61,33 @@ module_param(require_symbol, charp, 0400);
 MODULE_PARM_DESC(require_symbol,
 	"Testing: refuse to load unless this symbol also resolves");
 
-/*
- * Look @name up; with @update, point the static call (@key, @tramp) at it.
- * Return: 0, or 1 (after naming it in the log) when it does not resolve.
- */
-static int mmt_resolve_one(const char *name, struct static_call_key *key,
-			   void *tramp, bool update)
+/* Register every probe of @pr (@nr of them into @reg), naming failures. */
+static void mmt_probe_all(struct mmt_probes *pr, struct kprobe **reg, int *nr)
 {
-	void *addr = mmt_lookup(name);
+	struct kprobe *kp = (struct kprobe *)pr;
+	int i;
 
-	if (!addr) {
-		pr_err("cannot resolve DAMON symbol %s\n", name);
-		return 1;
-	}
-	if (update)
-		__static_call_update(key, tramp, addr);
-	return 0;
-}
-
-/* Every function of mmt_damon_funcs.h; Return: how many did not resolve. */
-static int mmt_resolve_all(bool update)
-{
-	int missing = 0;
-
-#define MMT_FN(fn) (missing += mmt_resolve_one(#fn, &STATIC_CALL_KEY(mmt_##fn), \
-					       STATIC_CALL_TRAMP_ADDR(mmt_##fn), \
-					       update))
+#define MMT_FN(fn) (pr->fn.symbol_name = #fn)
 #include "mmt_damon_funcs.h"
 #undef MMT_FN
-	return missing;
+	pr->kallsyms_lookup_name.symbol_name = "kallsyms_lookup_name";
+	pr->required.symbol_name = require_symbol;
+	*nr = 0;
+	for (i = 0; i < MMT_NR_PROBES; i++) {
+		if (!kp[i].symbol_name)
+			continue;
+		kp[i].flags = KPROBE_FLAG_DISABLED;
+		if (!register_kprobe(&kp[i])) {
+			reg[(*nr)++] = &kp[i];
+			continue;
+		}
+		kp[i].addr = NULL;
+		if (&kp[i] == &pr->kallsyms_lookup_name)
+			continue;	/* optional */
+		pr_err("cannot resolve %s symbol %s\n",
+		       &kp[i] == &pr->required ? "required" : "DAMON",
+		       kp[i].symbol_name);
+	}
 }
 
 /**
@@ -96,29 +98,40 @@ static int mmt_resolve_all(bool update)
  */
 int mmt_damon_resolve(void)
 {
-	int missing;
-	void *addr;
+	struct kprobe *reg[MMT_NR_PROBES];
+	struct mmt_probes *pr;
+	int missing, nr;
 
-	missing = mmt_resolve_all(false);
-	if (require_symbol && !mmt_lookup(require_symbol)) {
-		pr_err("cannot resolve required symbol %s\n", require_symbol);
-		missing++;
-	}
+	pr = kzalloc_obj(*pr);
+	if (!pr)
+		return -ENOMEM;
+	mmt_probe_all(pr, reg, &nr);
+	/* each address stays in its kprobe (NULL if it could not be removed) */
+	if (nr)
+		unregister_kprobes(reg, nr);
+	missing = require_symbol && !pr->required.addr;
+#define MMT_FN(fn) (missing += !pr->fn.addr)
+#include "mmt_damon_funcs.h"
+#undef MMT_FN
 	if (missing) {
 		pr_err("%d symbol(s) missing: this kernel lacks CONFIG_DAMON_PADDR or has an incompatible DAMON; not loading\n",
 		       missing);
+		kfree(pr);
 		return -ENOENT;
 	}
-	/* all resolved a moment ago: kernel text does not go away */
-	mmt_resolve_all(true);
-
-	addr = mmt_lookup("kallsyms_lookup_name");
-	if (addr) {
+#define MMT_FN(fn) __static_call_update(&STATIC_CALL_KEY(mmt_##fn), \
+					STATIC_CALL_TRAMP_ADDR(mmt_##fn), \
+					pr->fn.addr)
+#include "mmt_damon_funcs.h"
+#undef MMT_FN
+	if (pr->kallsyms_lookup_name.addr) {
 		static_call_update(mmt_kallsyms_lookup_name,
-				   (typeof(&kallsyms_lookup_name))addr);
+				   (typeof(&kallsyms_lookup_name))
+				   pr->kallsyms_lookup_name.addr);
 		mmt_numa_balancing_ptr = (int *)static_call(
 			mmt_kallsyms_lookup_name)("sysctl_numa_balancing_mode");
 	}
+	kfree(pr);
 	return 0;
 }
 

@@ -100,6 +100,8 @@ struct mmt_pair {
 	struct mmt_backoff bo;
 	/* last cumulative stats, for deltas */
 	u64 last_prom, last_dem;
+	/* bytes moved up and down in the last period */
+	u64 moved_up, moved_down;
 	/* last step, for status */
 	s64 err;
 	u64 free, goal;
@@ -211,8 +213,9 @@ static void mmt_pair_step_bw(struct mmt_pair *p, u64 budget)
 	spin_lock(&mmt_stat_lock);
 	dem = p->demoter->stat.sz_applied;
 	spin_unlock(&mmt_stat_lock);
-	d_moved = (prom - p->last_prom) + (push - p->last_push) +
-		  (dem - p->last_dem);
+	p->moved_up = prom - p->last_prom;
+	p->moved_down = (push - p->last_push) + (dem - p->last_dem);
+	d_moved = p->moved_up + p->moved_down;
 	p->last_prom = prom;
 	p->last_push = push;
 	p->last_dem = dem;
@@ -264,7 +267,8 @@ static void mmt_pair_step_bw(struct mmt_pair *p, u64 budget)
 	low->knob_set = true;
 	spin_unlock(&mmt_stat_lock);
 	trace_controller_step(p->upper, p->free, p->goal, p->err, p->demote,
-			      up + down, 0, backoff);
+			      up + down, p->moved_up, p->moved_down, 0,
+			      backoff);
 }
 
 static void mmt_pair_step(struct mmt_pair *p, u64 budget)
@@ -302,6 +306,8 @@ static void mmt_pair_step(struct mmt_pair *p, u64 budget)
 	spin_unlock(&mmt_stat_lock);
 	d_prom = prom - p->last_prom;
 	d_dem = dem - p->last_dem;
+	p->moved_up = d_prom;
+	p->moved_down = d_dem;
 	p->last_prom = prom;
 	p->last_dem = dem;
 	mmt_node_mem(p->upper, &managed, &p->free);
@@ -353,7 +359,7 @@ static void mmt_pair_step(struct mmt_pair *p, u64 budget)
 				      level, 0, backoff);
 	}
 	trace_controller_step(p->upper, p->free, target, p->err, p->demote,
-			      p->promote, level, backoff);
+			      p->promote, d_prom, d_dem, level, backoff);
 }
 
 static void mmt_loop_fn(struct work_struct *work)
@@ -470,11 +476,12 @@ int mmt_loop_show(char *buf, int len, int size)
 					 p->upper, p->share, p->share_target,
 					 p->promote, p->push);
 		len += scnprintf(buf + len, size - len,
-				 "pair=%d free=%llu goal=%llu err=%lld waiting=%llu heat=%u demote=%llu promote=%llu level=%u backoff=%d integ=%lld\n",
+				 "pair=%d free=%llu goal=%llu err=%lld waiting=%llu heat=%u demote=%llu promote=%llu level=%u backoff=%d integ=%lld moved_up=%llu moved_down=%llu\n",
 				 p->upper, p->free, p->goal, p->err, p->want,
 				 p->heat,
 				 p->demote, p->promote, p->pp.level,
-				 p->bo.backed_off, p->pi.integ);
+				 p->bo.backed_off, p->pi.integ, p->moved_up,
+				 p->moved_down);
 	}
 	return len;
 }

@@ -13,12 +13,14 @@
  */
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
+#include <linux/completion.h>
 #include <linux/kernel.h>
 #include <linux/memory-tiers.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
+#include <linux/sched.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -313,7 +315,37 @@ static void mmt_apply_knobs(struct mmt_node *n, struct damos *s, int idx,
 }
 
 /*
- * Runs in each kdamond after every sample: publish the schemes' state (the
+ * In the kdamond: commit the context handed over by mmt_commit_nodes(),
+ * keeping the auto-tuned intervals.
+ */
+static void mmt_take_commit(struct mmt_node *n)
+{
+	struct damon_ctx *src;
+	bool bw;
+	int err;
+
+	spin_lock(&mmt_stat_lock);
+	src = n->commit_src;
+	bw = n->commit_bw;
+	spin_unlock(&mmt_stat_lock);
+	if (!src)
+		return;
+	src->attrs.sample_interval = n->ctx->attrs.sample_interval;
+	src->attrs.aggr_interval = n->ctx->attrs.aggr_interval;
+	src->attrs.aggr_samples = 0;
+	err = mmt_call(damon_commit_ctx)(n->ctx, src);
+	spin_lock(&mmt_stat_lock);
+	if (!err)
+		n->bw = bw;
+	n->commit_err = err;
+	n->commit_src = NULL;
+	spin_unlock(&mmt_stat_lock);
+	complete(&n->commit_done);
+}
+
+/*
+ * Runs in each kdamond after every sample: apply a commit handed over, then
+ * publish the schemes' state (the
  * first scheme's in stat and goal_*, a bandwidth-mode context's second in
  * stat2 and goal2_*), the heat histogram and the bytes the first scheme's
  * pattern matches; apply the controller's knobs.
@@ -334,6 +366,7 @@ static int mmt_report_fn(void *data)
 	bool knobs;
 	int idx = 0;
 
+	mmt_take_commit(n);
 	damon_for_each_scheme(s, n->ctx) {
 		first = s;
 		break;
@@ -684,35 +717,6 @@ static const struct kernel_param_ops mmt_enabled_ops = {
 module_param_cb(enabled, &mmt_enabled_ops, &enabled, 0600);
 MODULE_PARM_DESC(enabled, "Enable or disable mm_tiering (default N)");
 
-struct mmt_commit {
-	struct mmt_node *n;
-	struct damon_ctx *src;
-	bool bw;
-};
-
-/*
- * Runs in the kdamond: commit @src, keeping the auto-tuned intervals, and
- * publish the new state at once.
- */
-static int mmt_commit_fn(void *data)
-{
-	struct mmt_commit *c = data;
-	struct damon_ctx *ctx = c->n->ctx;
-	int err;
-
-	c->src->attrs.sample_interval = ctx->attrs.sample_interval;
-	c->src->attrs.aggr_interval = ctx->attrs.aggr_interval;
-	c->src->attrs.aggr_samples = 0;
-	err = mmt_call(damon_commit_ctx)(ctx, c->src);
-	if (!err) {
-		spin_lock(&mmt_stat_lock);
-		c->n->bw = c->bw;
-		spin_unlock(&mmt_stat_lock);
-	}
-	mmt_report_fn(c->n);
-	return err;
-}
-
 /* Scratch contexts of every node under one configuration. */
 static void mmt_free_scratch(struct damon_ctx **src)
 {
@@ -752,41 +756,93 @@ static struct damon_ctx **mmt_build_scratch(const struct mmt_cfg *cfg,
 	return src;
 }
 
-/* Commit @src[i] to node @i's running context; mmt_lock held. */
-static int mmt_commit_node(int i, struct damon_ctx *src,
-			   const struct mmt_cfg *cfg)
+/* Cut the kdamond's sleep short (backed off, it samples every 10 s). */
+static void mmt_wake_kdamond(struct damon_ctx *ctx)
 {
-	struct damon_call_control control = { .fn = mmt_commit_fn };
-	struct mmt_node *n = &mmt_nodes[i];
-	struct mmt_commit c = {
-		.n = n,
-		.src = src,
-		.bw = cfg->bandwidth && n->tier == MMT_TIER_LOWER,
-	};
-	int err;
+	mutex_lock(&ctx->kdamond_lock);
+	if (ctx->kdamond)
+		wake_up_process(ctx->kdamond);
+	mutex_unlock(&ctx->kdamond_lock);
+}
 
-	control.data = &c;
-	err = mmt_call(damon_call)(n->ctx, &control);
-	if (!err)
-		err = control.return_code;
-	/* a commit that failed half-way stops the kdamond (maybe_corrupted) */
-	if (err && !mmt_call(damon_is_running)(n->ctx))
-		mmt_node_stopped(n, "commit_failed", err);
-	return err;
+/* Wait until node @n's kdamond took its commit; Return: its result. */
+static int mmt_wait_commit(struct mmt_node *n)
+{
+	bool pending;
+
+	while (!wait_for_completion_timeout(&n->commit_done, HZ / 10)) {
+		if (mmt_call(damon_is_running)(n->ctx)) {
+			/* it was busy when woken, and went to sleep since */
+			mmt_wake_kdamond(n->ctx);
+			continue;
+		}
+		/* stopped: its calls are over, it took the commit or never will */
+		spin_lock(&mmt_stat_lock);
+		pending = n->commit_src;
+		n->commit_src = NULL;
+		spin_unlock(&mmt_stat_lock);
+		if (pending)
+			return -ECANCELED;
+		break;
+	}
+	return n->commit_err;
+}
+
+/*
+ * Commit @src[i] to node i's running context, for i in [0, @nr), all at
+ * once: each kdamond applies its own at its next sample (mmt_report_fn()),
+ * woken now, so a commit waits one sampling interval, not one per node.
+ * Return: 0, or the error of the first node that failed (its index in
+ * @failed); mmt_lock held.
+ */
+static int mmt_commit_nodes(struct damon_ctx **src, const struct mmt_cfg *cfg,
+			    int nr, int *failed)
+{
+	int i, err, first = 0;
+
+	for (i = 0; i < nr; i++) {
+		struct mmt_node *n = &mmt_nodes[i];
+
+		/* a stopped kdamond takes nothing (the rollback's case) */
+		if (n->stopped)
+			continue;
+		init_completion(&n->commit_done);
+		spin_lock(&mmt_stat_lock);
+		n->commit_src = src[i];
+		n->commit_bw = cfg->bandwidth && n->tier == MMT_TIER_LOWER;
+		spin_unlock(&mmt_stat_lock);
+		mmt_wake_kdamond(n->ctx);
+	}
+	for (i = 0; i < nr; i++) {
+		struct mmt_node *n = &mmt_nodes[i];
+
+		if (n->stopped)
+			continue;
+		err = mmt_wait_commit(n);
+		/* a commit that failed half-way stops the kdamond */
+		if (err && !mmt_call(damon_is_running)(n->ctx))
+			mmt_node_stopped(n, "commit_failed", err);
+		if (err && !first) {
+			first = err;
+			*failed = i;
+		}
+	}
+	return first;
 }
 
 /*
  * Commit @cfg to every context, all or none; mmt_lock held.  Every scratch
  * context, of the new inputs and of the running ones (for the rollback), is
  * built before the first commit, so an allocation failure changes nothing.
- * A commit that fails on node k puts nodes 0..k-1 back on the running
- * inputs; a node whose kdamond stopped is recorded as stopped (enabled then
- * reads N, status says which and why).
+ * A commit that fails on any node puts every node back on the running
+ * inputs (committing them again where they were kept is harmless); a node
+ * whose kdamond stopped is recorded as stopped (enabled then reads N,
+ * status says which and why).
  */
 static int mmt_commit_all(const struct mmt_cfg *cfg)
 {
 	struct damon_ctx **src, **old;
-	int i, k, err;
+	int k, err, failed;
 
 	err = mmt_check_bw_topology(cfg);
 	if (err)
@@ -799,18 +855,15 @@ static int mmt_commit_all(const struct mmt_cfg *cfg)
 		mmt_free_scratch(src);
 		return err;
 	}
-	for (k = 0; k < mmt_nr_nodes; k++) {
-		err = mmt_commit_node(k, src[k], cfg);
-		if (err)
-			break;
-	}
+	err = mmt_commit_nodes(src, cfg, mmt_nr_nodes, &k);
 	if (err) {
 		pr_warn("commit_inputs: failed (%d) on node %d; putting the running configuration back\n",
 			err, mmt_nodes[k].nid);
-		for (i = 0; i < k; i++)
-			if (mmt_commit_node(i, old[i], &mmt_running_cfg))
-				pr_err("commit_inputs: rollback failed on node %d\n",
-				       mmt_nodes[i].nid);
+		/* every node: the others may have taken the new inputs */
+		if (mmt_commit_nodes(old, &mmt_running_cfg, mmt_nr_nodes,
+				     &failed))
+			pr_err("commit_inputs: rollback failed on node %d\n",
+			       mmt_nodes[failed].nid);
 	}
 	mmt_free_scratch(old);
 	mmt_free_scratch(src);

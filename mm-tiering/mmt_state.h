@@ -5,6 +5,7 @@
 #ifndef _MMT_STATE_H
 #define _MMT_STATE_H
 
+#include <linux/completion.h>
 #include <linux/damon.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -47,6 +48,11 @@ struct mmt_node {
 	unsigned long knob_goal;	/* goal target value, 0: keep */
 	unsigned long knob_min_sample_us;
 	unsigned long knob_max_sample_us;
+	/* a commit handed to the kdamond, and its result; stat lock */
+	struct damon_ctx *commit_src;
+	bool commit_bw;
+	int commit_err;
+	struct completion commit_done;
 	/* why the kdamond stopped (one word), NULL while it runs; mmt_lock */
 	const char *stopped;
 	int stop_err;

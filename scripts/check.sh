@@ -133,7 +133,7 @@ if [ -n "$debug" ]; then
 	desc="QEMU TCG, $rel: KASAN, UBSAN, KFENCE, lockdep, kmemleak, fault injection; panic_on_warn=1"
 	MMT_KVER=$rel MMT_KERNEL=$dir/build/arch/x86/boot/bzImage \
 		run_batch debug- "$out/initrd-debug.gz" stress race -- \
-		panic_on_warn=1 "mmt.scale=${MMT_SCALE:-1}"
+		panic_on_warn=1 "mmt.scale=${MMT_SCALE:-1}" mmt.min_rounds=4
 fi
 
 if [ -z "${MMT_NO_BENCH:-}" ]; then

@@ -9,7 +9,7 @@
 . /mmt/lib.sh
 CONVERGE=${CONVERGE:-60}
 WINDOW=${WINDOW:-60}
-plan 6
+plan 7
 quiet_neighbours
 
 # checks: DAMON's monitoring work now, in region access checks per second:
@@ -65,6 +65,26 @@ pids=$(cat $P/kdamond_pids)
 info "after the window: $(grep '^pair' $P/status)"
 grep -q '^pair=0 .* backoff=1 ' $P/status
 check steady_backoff $? "$(grep '^pair' $P/status | sed 's/.*\(level=\)/\1/')"
+
+# a restart of the loop (every commit restarts it) after minutes of running:
+# its first period must count that period's traffic, not everything moved
+# since enable (which would read as ping-pong).  Converged and backed off,
+# a commit of the same inputs; then the first controller_step's moved bytes
+# must be under 16 MiB (before the fix: all bytes since enable, > 100 MiB).
+T=/sys/kernel/tracing
+[ -d $T/events ] || T=/sys/kernel/debug/tracing
+since=$(( $(param_node bytes_promoted 1) + $(param_node bytes_demoted 0) ))
+echo > $T/trace
+echo 1 > $T/events/mm_tiering/controller_step/enable
+echo Y > $P/commit_inputs
+sleep 4
+echo 0 > $T/events/mm_tiering/controller_step/enable
+first=$(grep -m1 controller_step $T/trace | sed 's/.*controller_step: //')
+mu=$(echo "$first" | sed -n 's/.*moved_up=\([0-9]*\).*/\1/p')
+md=$(echo "$first" | sed -n 's/.*moved_down=\([0-9]*\).*/\1/p')
+lv=$(echo "$first" | sed -n 's/.*level=\([0-9]*\).*/\1/p')
+[ -n "$mu" ] && [ $((mu + md)) -lt $((16 << 20)) ] && [ "$lv" = 0 ]
+check restart_counts_one_period $? "first step after a commit: moved_up=$mu moved_down=$md level=$lv (moved since enable: $since bytes)"
 
 # online: ask 25 % free on node0; the same kdamonds make the room
 echo 2500 > $P/demote_target_free_bp && echo Y > $P/commit_inputs

@@ -42,7 +42,7 @@ reader() {
 }
 reader 2>/dev/null & r1=$!
 reader 2>/dev/null & r2=$!
-cycles=$((100 * scale)) i=0 bad=0
+cycles=$((30 * scale)) i=0 bad=0
 while [ $i -lt $cycles ]; do
 	i=$((i + 1))
 	echo N > $P/enabled || bad=$((bad + 1))
@@ -60,7 +60,7 @@ for f in failslab fail_page_alloc; do
 	echo 0 > $D/$f/verbose 2>/dev/null
 done
 echo N > $P/controller && echo Y > $P/commit_inputs
-writes=$((40 * scale)) w=0 refused=0 ok=0 mixed=0 injected=0 stopped=0
+writes=$((20 * scale)) w=0 refused=0 ok=0 mixed=0 injected=0 stopped=0
 u0=$(status_field 1 goal_target) f0=$(status_field 0 goal_target)
 while [ $w -lt $writes ]; do
 	w=$((w + 1))
@@ -74,13 +74,16 @@ while [ $w -lt $writes ]; do
 		echo 1 > $D/failslab/times
 		for k in $(kdamonds); do echo 1 > /proc/$k/make-it-fail; done
 	fi
-	# the writer's own Nth allocation fails (fail-nth counts this task's)
-	n=$((1 + w % 30))
+	# the writer's own Nth allocation fails (fail-nth counts this task's
+	# fault points: slab and page allocations), N spread over the write
+	# path; every fourth write without it
+	n=0
+	[ $((w % 4)) = 0 ] || n=$((1 + (w * 7) % 50))
 	sh -c "echo $n > /proc/self/fail-nth; echo Y > $P/commit_inputs" 2>/dev/null
 	rc=$?
 	echo 0 > $D/failslab/probability
 	for k in $(kdamonds); do echo 0 > /proc/$k/make-it-fail 2>/dev/null; done
-	injected=$((injected + 1 + (1 - w % 2)))
+	injected=$((injected + (n > 0) + (1 - w % 2)))
 	gu=$(status_field 1 goal_target) gf=$(status_field 0 goal_target)
 	if [ "$(cat $P/enabled)" = N ]; then
 		stopped=$((stopped + 1))
@@ -132,7 +135,7 @@ writer() {
 echo N > $P/enabled
 rmmod mm_tiering
 writer 2>/dev/null & wr=$!
-rounds=$((20 * scale)) i=0 left=0
+rounds=$((5 * scale)) i=0 left=0
 while [ $i -lt $rounds ]; do
 	i=$((i + 1))
 	modprobe mm_tiering enabled=Y
