@@ -42,6 +42,7 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
+#include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -462,8 +463,8 @@ void mmt_loop_stop(void)
 	mmt_nr_pairs = 0;
 }
 
-/* Append one status line per tier pair to @buf. */
-int mmt_loop_show(char *buf, int len, int size)
+/* Append one status line per tier pair to @sb. */
+void mmt_loop_show(struct seq_buf *sb)
 {
 	int i;
 
@@ -471,17 +472,13 @@ int mmt_loop_show(char *buf, int len, int size)
 		struct mmt_pair *p = &mmt_pairs[i];
 
 		if (mmt_running_cfg.bandwidth)
-			len += scnprintf(buf + len, size - len,
-					 "pair=%d mode=bandwidth share=%lu share_target=%lu up=%llu down=%llu\n",
-					 p->upper, p->share, p->share_target,
-					 p->promote, p->push);
-		len += scnprintf(buf + len, size - len,
-				 "pair=%d free=%llu goal=%llu err=%lld waiting=%llu heat=%u demote=%llu promote=%llu level=%u backoff=%d integ=%lld moved_up=%llu moved_down=%llu\n",
-				 p->upper, p->free, p->goal, p->err, p->want,
-				 p->heat,
-				 p->demote, p->promote, p->pp.level,
-				 p->bo.backed_off, p->pi.integ, p->moved_up,
-				 p->moved_down);
+			seq_buf_printf(sb, "pair=%d mode=bandwidth share=%lu share_target=%lu up=%llu down=%llu\n",
+				       p->upper, p->share, p->share_target,
+				       p->promote, p->push);
+		seq_buf_printf(sb, "pair=%d free=%llu goal=%llu err=%lld waiting=%llu heat=%u demote=%llu promote=%llu level=%u backoff=%d integ=%lld moved_up=%llu moved_down=%llu\n",
+			       p->upper, p->free, p->goal, p->err, p->want,
+			       p->heat, p->demote, p->promote, p->pp.level,
+			       p->bo.backed_off, p->pi.integ, p->moved_up,
+			       p->moved_down);
 	}
-	return len;
 }

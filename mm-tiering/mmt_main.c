@@ -14,14 +14,17 @@
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
 #include <linux/completion.h>
+#include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/memory-tiers.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
-#include <linux/sched.h>
 #include <linux/notifier.h>
+#include <linux/sched.h>
+#include <linux/seq_buf.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/topology.h>
@@ -316,9 +319,10 @@ static void mmt_apply_knobs(struct mmt_node *n, struct damos *s, int idx,
 
 /*
  * In the kdamond: commit the context handed over by mmt_commit_nodes(),
- * keeping the auto-tuned intervals.
+ * keeping the auto-tuned intervals.  Return: the commit's error; after one,
+ * DAMON stops the kdamond (the context may be half-committed).
  */
-static void mmt_take_commit(struct mmt_node *n)
+static int mmt_take_commit(struct mmt_node *n)
 {
 	struct damon_ctx *src;
 	bool bw;
@@ -329,7 +333,7 @@ static void mmt_take_commit(struct mmt_node *n)
 	bw = n->commit_bw;
 	spin_unlock(&mmt_stat_lock);
 	if (!src)
-		return;
+		return 0;
 	src->attrs.sample_interval = n->ctx->attrs.sample_interval;
 	src->attrs.aggr_interval = n->ctx->attrs.aggr_interval;
 	src->attrs.aggr_samples = 0;
@@ -341,6 +345,7 @@ static void mmt_take_commit(struct mmt_node *n)
 	n->commit_src = NULL;
 	spin_unlock(&mmt_stat_lock);
 	complete(&n->commit_done);
+	return err;
 }
 
 /*
@@ -366,7 +371,9 @@ static int mmt_report_fn(void *data)
 	bool knobs;
 	int idx = 0;
 
-	mmt_take_commit(n);
+	/* a failed commit: publish nothing of a half-committed context */
+	if (mmt_take_commit(n))
+		return 0;
 	damon_for_each_scheme(s, n->ctx) {
 		first = s;
 		break;
@@ -1013,19 +1020,18 @@ MMT_OUTPUT(bytes_tried, MMT_OUT_TRIED,
 MMT_OUTPUT(bytes_failed, MMT_OUT_FAILED,
 	   "nid:bytes that passed the filters but did not migrate");
 
-static int mmt_status_get(char *buf, const struct kernel_param *kp)
+/* The whole status: running configuration, nodes, pairs; mmt_lock held. */
+static void mmt_status_write(struct seq_buf *sb)
 {
-	int i, len;
+	int i;
 
-	mutex_lock(&mmt_lock);
-	len = scnprintf(buf, PAGE_SIZE,
-			"running=%d used_bp=%lu free_bp=%lu quota=%lu controller=%d period_ms=%lu mode=%s upper_share_bp=%lu\n",
-			mmt_running(), mmt_running_cfg.promote_target_used_bp,
-			mmt_running_cfg.demote_target_free_bp,
-			mmt_running_cfg.quota_mb_per_s,
-			mmt_running_cfg.controller, mmt_running_cfg.period_ms,
-			mmt_running_cfg.bandwidth ? "bandwidth" : "capacity",
-			mmt_running_cfg.upper_share_bp);
+	seq_buf_printf(sb, "running=%d used_bp=%lu free_bp=%lu quota=%lu controller=%d period_ms=%lu mode=%s upper_share_bp=%lu\n",
+		       mmt_running(), mmt_running_cfg.promote_target_used_bp,
+		       mmt_running_cfg.demote_target_free_bp,
+		       mmt_running_cfg.quota_mb_per_s,
+		       mmt_running_cfg.controller, mmt_running_cfg.period_ms,
+		       mmt_running_cfg.bandwidth ? "bandwidth" : "capacity",
+		       mmt_running_cfg.upper_share_bp);
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = &mmt_nodes[i];
 		unsigned long score;
@@ -1034,31 +1040,82 @@ static int mmt_status_get(char *buf, const struct kernel_param *kp)
 		/* DAMOS's convention: 10000 is on target; 0 before a sample */
 		if (mmt_goal_score(n->goal_current, n->goal_target, &score))
 			score = 0;
-		len += scnprintf(buf + len, PAGE_SIZE - len,
-				 "node=%d tier=%s action=%s target=%d goal=%s goal_target=%lu goal_current=%lu score=%lu esz=%lu sample_us=%lu aggr_us=%lu nr_regions=%u state=%s err=%d\n",
-				 n->nid,
-				 n->tier == MMT_TIER_UPPER ? "upper" : "lower",
-				 n->tier == MMT_TIER_UPPER ? "demote" :
-				 "promote", n->target,
-				 n->tier == MMT_TIER_UPPER ? "free_bp" :
-				 n->bw ? "eligible_bp" : "used_bp",
-				 n->goal_target, n->goal_current,
-				 score, n->esz, n->sample_us, n->aggr_us,
-				 n->nr_regions, n->stopped ?: "running",
-				 n->stop_err);
+		seq_buf_printf(sb, "node=%d tier=%s action=%s target=%d goal=%s goal_target=%lu goal_current=%lu score=%lu esz=%lu sample_us=%lu aggr_us=%lu nr_regions=%u state=%s err=%d\n",
+			       n->nid,
+			       n->tier == MMT_TIER_UPPER ? "upper" : "lower",
+			       n->tier == MMT_TIER_UPPER ? "demote" : "promote",
+			       n->target,
+			       n->tier == MMT_TIER_UPPER ? "free_bp" :
+			       n->bw ? "eligible_bp" : "used_bp",
+			       n->goal_target, n->goal_current,
+			       score, n->esz, n->sample_us, n->aggr_us,
+			       n->nr_regions, n->stopped ?: "running",
+			       n->stop_err);
 		/* bandwidth mode: the scheme moving hot pages down */
 		if (n->bw)
-			len += scnprintf(buf + len, PAGE_SIZE - len,
-					 "node=%d scheme=push target=%d goal=eligible_bp goal_target=%lu goal_current=%lu pushed=%lu\n",
-					 n->nid, n->nid, n->goal2_target,
-					 n->goal2_current,
-					 n->stat2.sz_applied);
+			seq_buf_printf(sb, "node=%d scheme=push target=%d goal=eligible_bp goal_target=%lu goal_current=%lu pushed=%llu\n",
+				       n->nid, n->nid, n->goal2_target,
+				       n->goal2_current,
+				       (u64)n->stat2.sz_applied);
 		spin_unlock(&mmt_stat_lock);
 	}
-	len = mmt_loop_show(buf, len, PAGE_SIZE);
-	mutex_unlock(&mmt_lock);
-	return len;
+	mmt_loop_show(sb);
 }
+
+/* What the status parameter ends with when a page cannot hold it all. */
+#define MMT_STATUS_CUT "truncated: one page holds this much; every node is in /sys/kernel/debug/mm_tiering/status\n"
+
+/*
+ * The status parameter: one page (the limit of a parameter's read).  Cut,
+ * it ends at the last whole line, followed by MMT_STATUS_CUT: never
+ * silently.
+ */
+static int mmt_status_get(char *buf, const struct kernel_param *kp)
+{
+	size_t room = PAGE_SIZE - sizeof(MMT_STATUS_CUT);
+	struct seq_buf sb;
+	char *end;
+
+	seq_buf_init(&sb, buf, room);
+	mutex_lock(&mmt_lock);
+	mmt_status_write(&sb);
+	mutex_unlock(&mmt_lock);
+	if (!seq_buf_has_overflowed(&sb))
+		return seq_buf_used(&sb);
+	/* each line is one print: the last newline ends the last whole one */
+	for (end = buf + room; end > buf && end[-1] != '\n'; end--)
+		;
+	memcpy(end, MMT_STATUS_CUT, sizeof(MMT_STATUS_CUT));
+	return end - buf + sizeof(MMT_STATUS_CUT) - 1;
+}
+
+/* The debugfs copy of status: every line, however many nodes. */
+static int mmt_status_show(struct seq_file *m, void *v)
+{
+	size_t size = PAGE_SIZE;
+	struct seq_buf sb;
+	char *buf;
+
+	for (;;) {
+		buf = kvmalloc(size, GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+		seq_buf_init(&sb, buf, size);
+		mutex_lock(&mmt_lock);
+		mmt_status_write(&sb);
+		mutex_unlock(&mmt_lock);
+		if (!seq_buf_has_overflowed(&sb))
+			break;
+		kvfree(buf);
+		size *= 2;
+	}
+	seq_write(m, buf, seq_buf_used(&sb));
+	kvfree(buf);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mmt_status);
+
+static struct dentry *mmt_debugfs;
 
 static const struct kernel_param_ops mmt_status_ops = {
 	.get = mmt_status_get,
@@ -1081,6 +1138,11 @@ static int __init mm_tiering_init(void)
 	}
 	if (!err)
 		mmt_hmat_refresh();
+	if (!err) {
+		mmt_debugfs = debugfs_create_dir("mm_tiering", NULL);
+		debugfs_create_file("status", 0400, mmt_debugfs, NULL,
+				    &mmt_status_fops);
+	}
 	mutex_lock(&mmt_lock);
 	mmt_life = err ? MMT_GONE : MMT_LIVE;
 	if (!err && enabled) {
@@ -1092,11 +1154,15 @@ static int __init mm_tiering_init(void)
 			mmt_life = MMT_GONE;
 	}
 	mutex_unlock(&mmt_lock);
+	/* a reader of the file may hold mmt_lock: removed without it */
+	if (err)
+		debugfs_remove_recursive(mmt_debugfs);
 	return err;
 }
 
 static void __exit mm_tiering_exit(void)
 {
+	debugfs_remove_recursive(mmt_debugfs);
 	mutex_lock(&mmt_lock);
 	mmt_life = MMT_GONE;
 	if (mmt_nodes)

@@ -69,6 +69,7 @@ extern struct mmt_cfg mmt_running_cfg;
 /* mmt_loop.c: the feedback controller; all with mmt_lock held */
 int mmt_loop_start(void);
 void mmt_loop_stop(void);
-int mmt_loop_show(char *buf, int len, int size);
+struct seq_buf;
+void mmt_loop_show(struct seq_buf *sb);
 
 #endif /* _MMT_STATE_H */

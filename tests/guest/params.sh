@@ -4,7 +4,7 @@
 # bad values on the modprobe line fail the load without starting anything;
 # a good commit_inputs takes effect online; rmmod while enabled is clean.
 . /mmt/lib.sh
-plan 11
+plan 12
 quiet_neighbours
 
 # bad values on the modprobe line: clean refusal, nothing started
@@ -76,6 +76,12 @@ CORPUS
 check bad_writes_rejected $? "$nok of 26 bad writes rejected and read back unchanged"
 dmesg | grep -q "mm_tiering: quota_mb_per_s: invalid value 'ten'"
 check bad_writes_explained $? "$(dmesg | grep "quota_mb_per_s: invalid value 'ten'" | tail -1 | cut -c1-110)"
+
+# status in debugfs: the same lines (a page-sized parameter cuts many nodes)
+cut -d' ' -f1 $P/status > /tmp/st.param
+cut -d' ' -f1 /sys/kernel/debug/mm_tiering/status > /tmp/st.dbg
+[ -s /tmp/st.dbg ] && cmp -s /tmp/st.param /tmp/st.dbg && ! grep -q '^truncated' $P/status
+check status_debugfs_same $? "$(wc -l < /tmp/st.dbg) lines in /sys/kernel/debug/mm_tiering/status, $(wc -l < /tmp/st.param) in the parameter"
 
 # read-only outputs refuse writes
 echo 5 > $P/bytes_promoted 2>/dev/null
