@@ -261,10 +261,14 @@ static void mmt_pair_step_bw(struct mmt_pair *p, u64 budget)
 	low->knob_sz2 = clamp_t(u64, div64_u64(down * MMT_BW_RESET_MS,
 					       mmt_period_ms),
 				PAGE_SIZE, ULONG_MAX);
-	low->knob_min_sample_us = MMT_MIN_SAMPLE_US *
-				  (backoff ? MMT_BO_SAMPLE_MUL : 1);
-	low->knob_max_sample_us = backoff ? MMT_MAX_SAMPLE_US :
-				  MMT_CTL_MAX_SAMPLE_US;
+	/*
+	 * backed off, the distribution schemes only lose their budget: the
+	 * share is DAMON's node_eligible_mem_bp, which read 0 ("no region
+	 * matched", so the law holds and nothing wakes it) whenever sampling
+	 * was stretched (measured: every reading from the back-off on)
+	 */
+	low->knob_min_sample_us = MMT_MIN_SAMPLE_US;
+	low->knob_max_sample_us = MMT_CTL_MAX_SAMPLE_US;
 	low->knob_set = true;
 	spin_unlock(&mmt_stat_lock);
 	trace_controller_step(p->upper, p->free, p->goal, p->err, p->demote,
