@@ -15,12 +15,10 @@
 #   3. the restart that follows: enabled=Y runs every node again;
 #   4. the rmmod/enabled race of race.sh, shorter;
 #   5. bad inputs that the setters must refuse (upper_share_bp around the
-#      bandwidth deadband) and a bandwidth-mode commit under load;
-#   6. a kdamond that stops by itself (its first allocation fails): enabled
-#      reads N, status names the node, enabled=Y restarts every node.
+#      bandwidth deadband) and a bandwidth-mode commit under load.
 # mmt.scale=N on the kernel command line multiplies the counts.
 . /mmt/lib.sh
-plan 10
+plan 9
 quiet_neighbours
 scale=$(sed -n 's/.*mmt\.scale=\([0-9]*\).*/\1/p' /proc/cmdline)
 scale=${scale:-1}
@@ -126,27 +124,6 @@ echo bandwidth > $P/mode && echo 9849 > $P/upper_share_bp &&
 	echo capacity > $P/mode && echo 0 > $P/upper_share_bp &&
 	echo Y > $P/commit_inputs && [ "$(cat $P/enabled)" = Y ]
 check bandwidth_commits $? "capacity -> bandwidth 9849 -> 7000 -> capacity under load: $(head -1 $P/status | cut -c1-100)"
-
-# 5. a kdamond that stops by itself: its first allocation fails (failslab
-#    with the stack-trace filter on kdamond_fn, any task, once)
-F=$D/failslab
-ks=$(awk '$3 == "kdamond_fn" { print $1; exit }' /proc/kallsyms)
-ke=$(sort /proc/kallsyms | awk -v s="$ks" 'f && $1 != s { print $1; exit } $1 == s { f = 1 }')
-echo N > $P/enabled
-echo "0x$ks" > $F/require-start && echo "0x$ke" > $F/require-end &&
-	echo N > $F/task-filter && echo 1 > $F/times && echo 100 > $F/probability
-armed=$?
-echo Y > $P/enabled
-sleep 3
-echo 0 > $F/probability
-echo 0 > $F/require-start
-echo 0xffffffffffffffff > $F/require-end
-en=$(cat $P/enabled)
-why=$(grep -o 'node=[0-9]* .*state=kdamond_exited' $P/status | cut -d' ' -f1)
-echo Y > $P/enabled
-[ $armed -eq 0 ] && [ "$en" = N ] && [ -n "$why" ] &&
-	[ "$(cat $P/enabled)" = Y ] && [ "$(kdamonds | wc -l)" -eq 2 ]
-check kdamond_exit_reported $? "kdamond_fn [$ks, $ke) failed once: enabled read $en, status: $why state=kdamond_exited; enabled=Y -> $(cat $P/enabled), kdamonds $(kdamonds | wc -l)"
 
 # 4. rmmod racing enabled writers
 writer() {
