@@ -86,12 +86,14 @@
  */
 #define MMT_CTL_MAX_SAMPLE_US	(100 * USEC_PER_MSEC)
 /*
- * ... except when backed off: then DAMON's own tuning may stretch sampling up
- * to MMT_MAX_SAMPLE_US as in the static recipe (each sample costs an rmap
- * walk per region), with the floor raised; heat is read from DAMON's moving
- * sum of accesses, updated every sample, so a new hot set shows within a few
- * samples rather than a whole aggregation.
+ * ... and backed off, between the raised floor and 1 s (each sample costs an
+ * rmap walk per region).  Heat is read from DAMON's moving sum of accesses,
+ * updated every sample, so a new hot set shows within a few samples -- of
+ * at most a second: with the static recipe's 10 s ceiling, a hot set that
+ * moved after the back-off took minutes to show (phase's second slice
+ * never reached 90 % in 40 s in about half the runs).
  */
+#define MMT_BO_MAX_SAMPLE_US	USEC_PER_SEC
 
 struct mmt_pair {
 	int upper;
@@ -160,7 +162,7 @@ static void mmt_set_knobs(struct mmt_node *n, u64 per_period,
 	n->knob_goal = goal;
 	n->knob_min_sample_us = MMT_MIN_SAMPLE_US *
 				(backoff ? MMT_BO_SAMPLE_MUL : 1);
-	n->knob_max_sample_us = backoff ? MMT_MAX_SAMPLE_US :
+	n->knob_max_sample_us = backoff ? MMT_BO_MAX_SAMPLE_US :
 				MMT_CTL_MAX_SAMPLE_US;
 	n->knob_set = true;
 	spin_unlock(&mmt_stat_lock);
