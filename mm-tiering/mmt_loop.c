@@ -111,6 +111,8 @@ struct mmt_pair {
 	u64 want;
 	u64 demote, promote;
 	unsigned int heat;
+	/* the promotion threshold when the back-off began */
+	unsigned int bo_heat;
 	/* bandwidth mode */
 	struct mmt_pi bw_pi;
 	unsigned long share, share_target;
@@ -285,14 +287,14 @@ static void mmt_pair_step(struct mmt_pair *p, u64 budget)
 		.idle_periods = MMT_BO_IDLE_PERIODS,
 		.wake_bytes = max_t(u64, budget >> MMT_BO_WAKE_SHIFT, PAGE_SIZE),
 	};
-	u64 prom = 0, dem, managed, d_prom, d_dem, b, target, room;
+	u64 prom = 0, dem, managed, d_prom, d_dem, b, target, room, demand;
 	u64 low[MMT_NR_HEAT] = { 0 }, up[MMT_NR_HEAT];
 	struct mmt_pp_cfg pp_cfg;
 	struct mmt_goals goals;
 	unsigned long goal_bp;
 	unsigned int level, heat, gap, j;
 	int i, nr_prom = 0;
-	bool backoff;
+	bool backoff, was_backed_off;
 
 	/* observe */
 	for (i = 0; i < mmt_nr_nodes; i++) {
@@ -345,9 +347,21 @@ static void mmt_pair_step(struct mmt_pair *p, u64 budget)
 	p->demote = mmt_pi_step(&p->pi, p->err, 0, b);
 	p->promote = b;
 
-	backoff = mmt_backoff_update(&p->bo, &bo_cfg, d_prom + d_dem,
-				     p->want + (p->goal > p->free ?
-						p->goal - p->free : 0));
+	/*
+	 * backed off, what wakes it is also what has grown hot on the lower
+	 * nodes by the threshold of the back-off's start: a hot set that moved
+	 * asks for nothing (want) while the old one still looks hot on the
+	 * upper node, whose heat goes stale when sampled slowly (phase's
+	 * second slice waited 40 s to minutes for it)
+	 */
+	demand = p->want + (p->goal > p->free ? p->goal - p->free : 0);
+	if (p->bo.backed_off)
+		demand = max(demand, mmt_heat_sum(low, p->bo_heat,
+						  MMT_NR_HEAT));
+	was_backed_off = p->bo.backed_off;
+	backoff = mmt_backoff_update(&p->bo, &bo_cfg, d_prom + d_dem, demand);
+	if (backoff && !was_backed_off)
+		p->bo_heat = max(heat, 1U);
 	if (backoff) {
 		p->demote = 0;
 		p->promote = 0;

@@ -18,7 +18,7 @@ scale=${scale:-1}
 # (the sanitizer kernel, several times slower, passes mmt.min_rounds=)
 rounds=$((200 * scale)) secs=$((150 * scale))
 MIN_ROUNDS=$(sed -n 's/.*mmt\.min_rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
-MIN_ROUNDS=${MIN_ROUNDS:-60}
+MIN_ROUNDS=${MIN_ROUNDS:-30}
 
 # a short pause between writes: a busy loop would starve the test itself
 # (two vCPUs taking turns in one TCG thread), and a removal takes tens of
