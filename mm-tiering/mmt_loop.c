@@ -26,7 +26,8 @@
  *          - back-off: when nothing is waiting and nothing moved for
  *            MMT_BO_IDLE_PERIODS, migration is cut to a page per quota
  *            interval and DAMON's sampling floor and ceiling raised
- *            (monitoring cost); hot bytes waiting resume at once;
+ *            (monitoring cost); hot bytes waiting, or bytes grown hot on
+ *            the lower nodes, resume at once (capacity mode only);
  * act      by setting per-node knobs that each kdamond applies to its own
  *          scheme and context (quota size, min accesses, min age, goal
  *          target, sampling floor) at its next sample, in its own context:

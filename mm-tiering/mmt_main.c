@@ -763,7 +763,7 @@ static struct damon_ctx **mmt_build_scratch(const struct mmt_cfg *cfg,
 	return src;
 }
 
-/* Cut the kdamond's sleep short (backed off, it samples every 10 s). */
+/* Cut the kdamond's sleep short (a sample can take up to 10 s). */
 static void mmt_wake_kdamond(struct damon_ctx *ctx)
 {
 	mutex_lock(&ctx->kdamond_lock);
