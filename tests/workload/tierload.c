@@ -12,6 +12,7 @@
  * Usage: tierload [-u node] [-l node] [-H hot_mb] [-C cold_mb | -F free_mb]
  *                 [-t seconds] [-i interval_ms] [-w file] [-s file] [-x]
  *                 [-K slices -P phase_seconds] [-Z s_x100] [-W tail]
+ *                 [-T tlb_pages]
  *   -C  cold set size; -F: size the cold set to leave free_mb free on the
  *       upper node (read from /sys/devices/system/node/nodeN/meminfo)
  *   -w  after setup, wait until @file exists before the timed run
@@ -24,6 +25,16 @@
  *   -W  a long tail: after every 1024 hot pages read, read one cache line
  *       of each of @tail pages drawn uniformly from the whole RSS (every
  *       slice and the cold set), so that every page is lukewarm
+ *   -T  flush the process's TLB after every @tlb_pages page reads (default
+ *       1024; 0: never).  DAMON sees an access only when the CPU sets a
+ *       page table entry's accessed bit, which it does on a TLB miss.  A
+ *       real CPU's TLB holds about 2000 translations, so a pass over a hot
+ *       set of 100000 pages misses on every page; QEMU's TCG TLB grows to
+ *       millions of entries and keeps the whole hot set, so that without
+ *       a flush (a migration's, a context switch's) the accessed bits stay
+ *       clear and DAMON sees the hot set as idle -- bandwidth mode, at its
+ *       target and moving nothing, read no accessed region for tens of
+ *       seconds.  The flush models the small TLB.
  *   -x  inject a one-byte corruption before verifying (checker control)
  *
  * Output lines (all start with "tierload"):
@@ -171,6 +182,29 @@ static long verify(unsigned char *p, size_t pages, int set)
 	return bad;
 }
 
+/*
+ * Flush this process's TLB (-T): take write permission from a resident
+ * 64-page buffer and give it back; Linux flushes a range of more than 33
+ * pages with a flush of the whole address space.
+ */
+static void tlb_flush_all(void)
+{
+	static unsigned char *buf;
+	const size_t len = 64 * PAGE;
+
+	if (!buf) {
+		buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (buf == MAP_FAILED) {
+			buf = NULL;
+			return;
+		}
+		memset(buf, 1, len);
+	}
+	mprotect(buf, len, PROT_READ);
+	mprotect(buf, len, PROT_READ | PROT_WRITE);
+}
+
 static long now_ms(void)
 {
 	struct timespec ts;
@@ -242,6 +276,7 @@ int main(int argc, char **argv)
 	const char *go = NULL, *stop = NULL;
 	long hot_mb = 64, cold_mb = -1, free_mb = -1, secs = 10, iv = 1000;
 	long slices = 1, phase_s = 0, phase = 0, zipf = 0, tail = 0;
+	long tlb_pages = 1024, since_flush = 0;
 	double *weight = NULL, *cdf = NULL;
 	size_t *page_of_rank = NULL, all_pages;
 	unsigned char *last_node = NULL, *moves = NULL;
@@ -250,7 +285,7 @@ int main(int argc, char **argv)
 	long start, next, sink = 0;
 	size_t cur = 0;
 
-	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:s:xK:P:Z:W:")) != -1) {
+	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:s:xK:P:Z:W:T:")) != -1) {
 		switch (opt) {
 		case 'u':
 			up = atoi(optarg);
@@ -293,6 +328,9 @@ int main(int argc, char **argv)
 			break;
 		case 'W':
 			tail = atol(optarg);
+			break;
+		case 'T':
+			tlb_pages = atol(optarg);
 			break;
 		default:
 			fprintf(stderr, "tierload: bad usage\n");
@@ -404,6 +442,11 @@ int main(int argc, char **argv)
 		if (zipf) {
 			/* as many page accesses as a pass over the hot set */
 			for (i = 0; i < hot_pages; i++) {
+				if (!(i & 1023) && tlb_pages &&
+				    (since_flush += 1024) >= tlb_pages) {
+					tlb_flush_all();
+					since_flush = 0;
+				}
 				if (!(i & 1023) && now_ms() >= next)
 					break;
 				size_t pg = page_of_rank[zipf_draw(cdf,
@@ -426,6 +469,10 @@ int main(int argc, char **argv)
 			cur += 64;
 			if (cur & (1024 * PAGE - 1))
 				continue;
+			if (tlb_pages && (since_flush += 1024) >= tlb_pages) {
+				tlb_flush_all();
+				since_flush = 0;
+			}
 			for (i = 0; i < (size_t)tail; i++) {
 				size_t pg = next_rand() % all_pages;
 				size_t off = (next_rand() & 63) * 64;
