@@ -442,8 +442,9 @@ int main(int argc, char **argv)
 		if (zipf) {
 			/* as many page accesses as a pass over the hot set */
 			for (i = 0; i < hot_pages; i++) {
-				if (!(i & 1023) && tlb_pages &&
-				    (since_flush += 1024) >= tlb_pages) {
+				if (!(i & 1023))
+					since_flush += 1024;
+				if (tlb_pages && since_flush >= tlb_pages) {
 					tlb_flush_all();
 					since_flush = 0;
 				}
@@ -469,7 +470,8 @@ int main(int argc, char **argv)
 			cur += 64;
 			if (cur & (1024 * PAGE - 1))
 				continue;
-			if (tlb_pages && (since_flush += 1024) >= tlb_pages) {
+			since_flush += 1024;
+			if (tlb_pages && since_flush >= tlb_pages) {
 				tlb_flush_all();
 				since_flush = 0;
 			}
