@@ -3,7 +3,9 @@
  * KUnit tests of mm_tiering's controller laws (mm-tiering/mmt_ctl.c):
  * step response, saturation, windup, steady-state offset, ping-pong
  * detector windows (volume and churn) and hysteresis, static back-off, heat
- * buckets across sampling intervals and the promotion threshold.
+ * buckets across sampling intervals and the promotion threshold; the whole
+ * step of a tier pair (mmt_decide(), mmt_decide_bw()) on the worked
+ * examples and on the cases the QEMU scenarios found.
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -333,6 +335,162 @@ static void mmt_pick_heat_test(struct kunit *test)
 			1000 * MiB);
 }
 
+
+/* A pair of a 1000 MiB upper node with a 60 MiB free goal, 20 MiB/period. */
+static struct mmt_obs pair_obs(u64 free)
+{
+	return (struct mmt_obs){ .budget = 20 * MiB, .managed = 1000 * MiB,
+				 .free = free, .free_goal_bp = 600 };
+}
+
+/* The worked example of mmt_ctl.c through the whole step. */
+static void mmt_decide_room_test(struct kunit *test)
+{
+	static const u64 want[] = { 20 * MiB, 20 * MiB, 20 * MiB, 0, 0 };
+	struct mmt_pair_ctl c;
+	struct mmt_obs o = pair_obs(0);
+	struct mmt_step st;
+	int t;
+
+	mmt_pair_ctl_init(&c, 20 * MiB);
+	for (t = 0; t < ARRAY_SIZE(want); t++) {
+		mmt_decide(&c, &o, &st);
+		KUNIT_EXPECT_EQ_MSG(test, st.demote, want[t], "period %d", t);
+		KUNIT_EXPECT_EQ(test, st.goal, 60 * MiB);
+		/* nothing waiting: the goal is not raised */
+		KUNIT_EXPECT_EQ(test, st.target, 60 * MiB);
+		KUNIT_EXPECT_EQ(test, st.heat, 1U);
+		KUNIT_EXPECT_FALSE(test, st.backoff);
+		o.free += st.demote;
+		o.moved_down = st.demote;
+	}
+	KUNIT_EXPECT_EQ(test, o.free, 60 * MiB);
+}
+
+/*
+ * A full upper node: the hot set waiting on the lower node raises the
+ * demotion goal by its size, the lukewarm tail stays where it is (the
+ * worked example of the threshold, scaled).
+ */
+static void mmt_decide_want_test(struct kunit *test)
+{
+	struct mmt_pair_ctl c;
+	struct mmt_obs o = pair_obs(60 * MiB);
+	struct mmt_step st;
+
+	o.low[1] = 50 * MiB;
+	o.low[4] = 10 * MiB;
+	o.up[0] = 300 * MiB;
+	o.up[8] = 640 * MiB;
+	mmt_pair_ctl_init(&c, 20 * MiB);
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.heat, 2U);
+	KUNIT_EXPECT_EQ(test, st.cold_below, 1U);
+	KUNIT_EXPECT_EQ(test, st.want, 10 * MiB);
+	KUNIT_EXPECT_EQ(test, st.target, 70 * MiB);
+	KUNIT_EXPECT_EQ(test, st.goal_bp, 700UL);
+	/* kp 1.0 on 10 MiB plus ki 0.1 on its first integral */
+	KUNIT_EXPECT_EQ(test, st.demote, 11 * MiB);
+	KUNIT_EXPECT_EQ(test, st.promote, 20 * MiB);
+}
+
+/*
+ * Back-off after ten idle periods; DAMON's noise does not wake it; a hot
+ * set that moved to the lower node does, although the upper node, all hot
+ * in its stale view, leaves it nothing to displace (phase's second slice).
+ */
+static void mmt_decide_backoff_test(struct kunit *test)
+{
+	struct mmt_pair_ctl c;
+	struct mmt_obs o = pair_obs(100 * MiB);
+	struct mmt_step st;
+	int t;
+
+	mmt_pair_ctl_init(&c, 20 * MiB);
+	for (t = 1; t <= 10; t++) {
+		mmt_decide(&c, &o, &st);
+		KUNIT_EXPECT_EQ_MSG(test, st.backoff, t == 10, "period %d", t);
+	}
+	KUNIT_EXPECT_EQ(test, st.demote, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.promote, 0ULL);
+
+	o.up[MMT_NR_HEAT - 1] = 900 * MiB;
+	o.low[3] = MiB;		/* under 1/16 of the budget */
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_TRUE(test, st.backoff);
+	o.low[3] = 50 * MiB;	/* the new hot set */
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.want, 0ULL);
+	KUNIT_EXPECT_FALSE(test, st.backoff);
+	KUNIT_EXPECT_EQ(test, st.promote, 20 * MiB);
+}
+
+/* Both ways past the node's capacity within a window: damped, half budget. */
+static void mmt_decide_pingpong_test(struct kunit *test)
+{
+	struct mmt_pair_ctl c;
+	struct mmt_obs o = pair_obs(60 * MiB);
+	struct mmt_step st;
+
+	o.managed = 100 * MiB;
+	o.moved_up = 60 * MiB;
+	o.moved_down = 60 * MiB;
+	mmt_pair_ctl_init(&c, 20 * MiB);
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.level, 0U);
+	KUNIT_EXPECT_EQ(test, st.promote, 20 * MiB);
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.level, 1U);
+	KUNIT_EXPECT_EQ(test, st.promote, 10 * MiB);
+	KUNIT_EXPECT_LE(test, st.demote, 10 * MiB);
+}
+
+/* Bandwidth mode: deadband, blind readings, direction and size. */
+static void mmt_decide_bw_test(struct kunit *test)
+{
+	struct mmt_pair_ctl c;
+	struct mmt_obs o = pair_obs(100 * MiB);
+	struct mmt_step st;
+
+	mmt_pair_ctl_init(&c, 20 * MiB);
+	o.hot = 400 * MiB;
+	o.share_target = 7347;
+	/* within 150 bp: nothing moves */
+	o.share = 7300;
+	o.share_low = 2700;
+	mmt_decide_bw(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.promote, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.push, 0ULL);
+	/* no region matched at DAMOS's last evaluation: hold */
+	o.share = 0;
+	o.share_low = 0;
+	mmt_decide_bw(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.promote, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.push, 0ULL);
+	/* far below: the whole budget up */
+	o.share = 6000;
+	o.share_low = 4000;
+	mmt_decide_bw(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.promote, 20 * MiB);
+	KUNIT_EXPECT_EQ(test, st.push, 0ULL);
+	/* far above: the whole budget down */
+	o.share = 9000;
+	o.share_low = 1000;
+	mmt_decide_bw(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.promote, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.push, 20 * MiB);
+	/* near: 0.4 of the 3.47 % of 100 MiB still to move */
+	o.hot = 100 * MiB;
+	o.share = 7000;
+	o.share_low = 3000;
+	mmt_decide_bw(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.promote, 100 * MiB * 347 / 10000 * 4 / 10);
+	KUNIT_EXPECT_EQ(test, st.push, 0ULL);
+	/* room: the upper node's free memory is above its goal */
+	KUNIT_EXPECT_EQ(test, st.demote, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.goal_bp, 0UL);
+}
+
 static struct kunit_case mmt_ctl_cases[] = {
 	KUNIT_CASE(mmt_pi_step_response_test),
 	KUNIT_CASE(mmt_pi_saturation_test),
@@ -348,6 +506,11 @@ static struct kunit_case mmt_ctl_cases[] = {
 	KUNIT_CASE(mmt_heat_bucket_test),
 	KUNIT_CASE(mmt_heat_min_accesses_test),
 	KUNIT_CASE(mmt_pick_heat_test),
+	KUNIT_CASE(mmt_decide_room_test),
+	KUNIT_CASE(mmt_decide_want_test),
+	KUNIT_CASE(mmt_decide_backoff_test),
+	KUNIT_CASE(mmt_decide_pingpong_test),
+	KUNIT_CASE(mmt_decide_bw_test),
 	{}
 };
 

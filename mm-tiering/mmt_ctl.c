@@ -81,12 +81,41 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
+#include <linux/math.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 
 #include "mmt_ctl.h"
 #include "mmt_logic.h"
+
+/* PI gains on the distance to the demotion goal: 1.0 (deadbeat), 0.1. */
+#define MMT_KP_MILLI		1000
+#define MMT_KI_MILLI		100
+/*
+ * Bandwidth mode: gain on the share error (in bytes), no integral.  The
+ * share is measured once a second and acted on over the next, a delay in
+ * the loop: a deadbeat gain oscillates (measured +-4 % around the target),
+ * 0.4 without integral settles.
+ */
+#define MMT_BW_KP_MILLI		400
+/* Ping-pong: a period moving under 1 MiB either way is quiet ... */
+#define MMT_PP_MIN_BYTES	(1ULL << 20)
+/* ... 30 quiet periods in a row relax one level ... */
+#define MMT_PP_RELAX		30
+/* ... and 28 of 32 periods moving both ways is churn (a shift is a burst). */
+#define MMT_PP_BUSY		28
+/* Back-off: 10 periods moving under 1/256 of the budget each ... */
+#define MMT_BO_IDLE_PERIODS	10
+#define MMT_BO_IDLE_SHIFT	8
+/*
+ * ... ends when hot bytes waiting (or a shortfall) reach 1/16 of it: a new
+ * hot set is far more, and DAMON's noise on a static one (a few MiB of
+ * regions flickering hot) does not wake it.
+ */
+#define MMT_BO_WAKE_SHIFT	4
+/* The smallest amount a law deals in: one (4 KiB) page. */
+#define MMT_MIN_BYTES		4096ULL
 
 /* Errors are clamped to +-2^45 bytes (32 TiB) so gain products fit s64. */
 #define MMT_ERR_MAX	(1LL << 45)
@@ -330,4 +359,148 @@ unsigned int mmt_pick_heat(const u64 *low, const u64 *up, u64 room,
 			return t;
 	}
 	return MMT_NR_HEAT;
+}
+
+/**
+ * mmt_pair_ctl_init() - a tier pair's controller at its start.
+ * @c:		state to initialise
+ * @integ_max:	bound of the PI laws' integrals (a period's budget)
+ */
+void mmt_pair_ctl_init(struct mmt_pair_ctl *c, u64 integ_max)
+{
+	memset(c, 0, sizeof(*c));
+	c->pi.kp_milli = MMT_KP_MILLI;
+	c->pi.ki_milli = MMT_KI_MILLI;
+	c->pi.integ_max = (s64)min_t(u64, integ_max, MMT_ERR_MAX);
+	c->bw_pi.kp_milli = MMT_BW_KP_MILLI;
+	c->bw_pi.integ_max = c->pi.integ_max;
+}
+
+/* The free goal in bytes, and the room above it. */
+static u64 mmt_room(const struct mmt_obs *o, struct mmt_step *st)
+{
+	st->goal = mmt_bp_apply(o->managed, o->free_goal_bp);
+	return o->free > st->goal ? o->free - st->goal : 0;
+}
+
+/*
+ * The back-off of a capacity-mode step: idle periods in a row cut migration
+ * to nothing; demand wakes it.  Backed off, what wakes it is also what has
+ * grown hot on the lower nodes by the threshold of the back-off's start: a
+ * hot set that moved asks for nothing (want) while the old one still looks
+ * hot on the upper node, whose heat goes stale when sampled slowly
+ * (phase's second slice waited 40 s to minutes for it).
+ */
+static void mmt_decide_backoff(struct mmt_pair_ctl *c, const struct mmt_obs *o,
+			       struct mmt_step *st)
+{
+	const struct mmt_bo_cfg bo_cfg = {
+		.idle_bytes = max(o->budget >> MMT_BO_IDLE_SHIFT, MMT_MIN_BYTES),
+		.idle_periods = MMT_BO_IDLE_PERIODS,
+		.wake_bytes = max(o->budget >> MMT_BO_WAKE_SHIFT, MMT_MIN_BYTES),
+	};
+	bool was_backed_off = c->bo.backed_off;
+	u64 demand;
+
+	demand = st->want + (st->goal > o->free ? st->goal - o->free : 0);
+	if (was_backed_off)
+		demand = max(demand, mmt_heat_sum(o->low, c->bo_heat,
+						  MMT_NR_HEAT));
+	st->backoff = mmt_backoff_update(&c->bo, &bo_cfg,
+					 o->moved_up + o->moved_down, demand);
+	if (st->backoff && !was_backed_off)
+		c->bo_heat = max(st->heat, 1U);
+	if (st->backoff) {
+		st->demote = 0;
+		st->promote = 0;
+	}
+}
+
+/**
+ * mmt_decide() - one period of a tier pair in capacity mode.
+ * @c:		the pair's state, updated
+ * @o:		this period's observation
+ * @st:		the decision
+ *
+ * Damping first (it sets the budget of the step), then the promotion
+ * threshold and the bytes it wants, the demotion goal raised by them and the
+ * PI step towards it, then the back-off, which may cut both to nothing.
+ */
+void mmt_decide(struct mmt_pair_ctl *c, const struct mmt_obs *o,
+		struct mmt_step *st)
+{
+	const struct mmt_pp_cfg pp_cfg = {
+		.capacity = o->managed,
+		.min_bytes = MMT_PP_MIN_BYTES,
+		.relax_periods = MMT_PP_RELAX,
+		.busy_periods = MMT_PP_BUSY,
+	};
+	unsigned int gap;
+	u64 room, b;
+
+	memset(st, 0, sizeof(*st));
+	room = mmt_room(o, st);
+	st->level = mmt_pingpong_update(&c->pp, &pp_cfg, o->moved_up,
+					o->moved_down);
+	b = mmt_pp_budget(o->budget, st->level);
+
+	/*
+	 * promote the heat that displaces colder pages by a margin of
+	 * 1 + level buckets; room for those bytes, one period's worth at most
+	 */
+	gap = 1 + st->level;
+	st->heat = mmt_pick_heat(o->low, o->up, room, gap);
+	st->cold_below = st->heat > gap ? st->heat - gap : 0;
+	st->want = min(mmt_heat_sum(o->low, st->heat, MMT_NR_HEAT), b);
+	st->target = min(st->goal + st->want, o->managed);
+	st->err = (s64)st->target - (s64)o->free;
+	st->demote = mmt_pi_step(&c->pi, st->err, 0, b);
+	st->promote = b;
+
+	mmt_decide_backoff(c, o, st);
+	if (mmt_bp_of(st->target, o->managed, &st->goal_bp))
+		st->goal_bp = o->free_goal_bp;
+}
+
+/**
+ * mmt_decide_bw() - one period of a tier pair in bandwidth mode.
+ * @c:		the pair's state, updated
+ * @o:		this period's observation (the share fields filled)
+ * @st:		the decision: @promote bytes up or @push bytes down, never
+ *		both; @demote cold bytes for room, as in capacity mode
+ *
+ * The error in bytes is the share error times the hot bytes, and a P law
+ * on it gives the bytes to move: the whole budget far from the target, the
+ * remaining error near it, nothing within MMT_BW_DEADBAND_BP.  The two
+ * shares add up to 10000 when DAMOS measured them; both read 0 when no
+ * region matched at its last evaluation (e.g. just after a commit): hold.
+ * No back-off: the share, DAMON's node_eligible_mem_bp, is measured only
+ * while the lower context samples actively.
+ */
+void mmt_decide_bw(struct mmt_pair_ctl *c, const struct mmt_obs *o,
+		   struct mmt_step *st)
+{
+	long err_bp;
+	s64 err_bytes, u;
+
+	memset(st, 0, sizeof(*st));
+	mmt_room(o, st);
+	err_bp = (long)o->share_target - (long)o->share;
+	if (abs(err_bp) <= (long)MMT_BW_DEADBAND_BP ||
+	    o->share + o->share_low < MMT_BP_MAX - MMT_BW_DEADBAND_BP)
+		err_bp = 0;
+	err_bytes = (s64)div_s64((s64)min_t(u64, o->hot, MMT_ERR_MAX) * err_bp,
+				 MMT_BP_MAX);
+	u = mmt_pi_step(&c->bw_pi, err_bytes, -(s64)o->budget,
+			(s64)o->budget);
+	st->promote = u > 0 ? u : 0;
+	st->push = u < 0 ? -u : 0;
+
+	/* room on the upper node, as in capacity mode, no heat threshold */
+	st->heat = 1;
+	st->target = st->goal;
+	st->err = (s64)st->goal - (s64)o->free;
+	st->demote = mmt_pi_step(&c->pi, st->err, 0, o->budget);
+	/* the demotion goal stays as committed */
+	st->goal_bp = 0;
 }

@@ -116,4 +116,89 @@ unsigned int mmt_pick_heat(const u64 *low, const u64 *up, u64 room,
 			   unsigned int gap);
 u64 mmt_heat_sum(const u64 *heat, unsigned int from, unsigned int to);
 
+/* ---- the whole step of a tier pair: observe (caller), decide (here) ---- */
+
+/**
+ * struct mmt_obs - what the loop observed of one tier pair this period.
+ * @budget:		bytes the pair may move this period
+ * @managed:		bytes of the upper node
+ * @free:		its free bytes
+ * @free_goal_bp:	its effective free goal (mmt_effective_goals())
+ * @moved_up:		bytes promoted into it this period
+ * @moved_down:		bytes demoted (or pushed) out of it this period
+ * @low:		bytes per heat bucket on its lower nodes
+ * @up:			bytes per heat bucket on it
+ * @hot:		bandwidth mode: hot bytes the distribution pattern matches
+ * @share:		bandwidth mode: its share of them (node_eligible_mem_bp)
+ * @share_low:		bandwidth mode: the lower node's share
+ * @share_target:	bandwidth mode: the share to hold
+ */
+struct mmt_obs {
+	u64 budget;
+	u64 managed;
+	u64 free;
+	unsigned long free_goal_bp;
+	u64 moved_up;
+	u64 moved_down;
+	u64 low[MMT_NR_HEAT];
+	u64 up[MMT_NR_HEAT];
+	u64 hot;
+	unsigned long share;
+	unsigned long share_low;
+	unsigned long share_target;
+};
+
+/**
+ * struct mmt_pair_ctl - a tier pair's controller state across periods.
+ * @pi:		law on the distance to the (raised) demotion goal
+ * @bw_pi:	bandwidth mode: law on the share error, in bytes
+ * @pp:		ping-pong detector
+ * @bo:		back-off
+ * @bo_heat:	the promotion threshold when the back-off began
+ */
+struct mmt_pair_ctl {
+	struct mmt_pi pi;
+	struct mmt_pi bw_pi;
+	struct mmt_pingpong pp;
+	struct mmt_backoff bo;
+	unsigned int bo_heat;
+};
+
+/**
+ * struct mmt_step - one period's decision for a tier pair.
+ * @goal:	free goal of the upper node, bytes
+ * @target:	demotion goal: @goal raised by @want, bytes
+ * @goal_bp:	@target in basis points of the upper node
+ * @want:	hot bytes waiting that fit this period's budget
+ * @err:	@target minus free, bytes
+ * @demote:	bytes the upper node may demote this period
+ * @promote:	bytes its lower nodes may promote (bandwidth mode: move up)
+ * @push:	bandwidth mode: bytes to move down to the lower node
+ * @heat:	promotion threshold (heat bucket); 1 in bandwidth mode
+ * @cold_below:	demote only regions of heat buckets below this (0: any
+ *		region not accessed)
+ * @level:	ping-pong damping level
+ * @backoff:	migration and monitoring cut down
+ */
+struct mmt_step {
+	u64 goal;
+	u64 target;
+	unsigned long goal_bp;
+	u64 want;
+	s64 err;
+	u64 demote;
+	u64 promote;
+	u64 push;
+	unsigned int heat;
+	unsigned int cold_below;
+	unsigned int level;
+	bool backoff;
+};
+
+void mmt_pair_ctl_init(struct mmt_pair_ctl *c, u64 integ_max);
+void mmt_decide(struct mmt_pair_ctl *c, const struct mmt_obs *o,
+		struct mmt_step *st);
+void mmt_decide_bw(struct mmt_pair_ctl *c, const struct mmt_obs *o,
+		   struct mmt_step *st);
+
 #endif /* _MMT_CTL_H */

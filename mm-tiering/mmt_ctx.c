@@ -13,10 +13,12 @@
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/numa.h>
+#include <linux/string.h>
 
 #include "mmt_compat.h"
 #include "mmt_ctx.h"
 #include "mmt_damon.h"
+#include "mmt_hmat.h"
 
 static const struct damon_attrs mmt_attrs = {
 	.sample_interval = 5 * USEC_PER_MSEC,
@@ -174,6 +176,27 @@ static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
 }
 
 /**
+ * mmt_node_pages() - pages of node @nid's populated zones: managed, free,
+ * and the sum of their high watermarks.  The one zone walk of the module.
+ */
+void mmt_node_pages(int nid, struct mmt_pages *pages)
+{
+	pg_data_t *pgdat = NODE_DATA(nid);
+	int z;
+
+	memset(pages, 0, sizeof(*pages));
+	for (z = 0; z < MAX_NR_ZONES; z++) {
+		struct zone *zone = &pgdat->node_zones[z];
+
+		if (!populated_zone(zone))
+			continue;
+		pages->managed += zone_managed_pages(zone);
+		pages->free += zone_page_state(zone, NR_FREE_PAGES);
+		pages->high += high_wmark_pages(zone);
+	}
+}
+
+/**
  * mmt_node_goals() - effective goals of upper node @nid under @cfg.
  *
  * Reads the node's managed pages and zone high watermarks; the arithmetic
@@ -181,21 +204,54 @@ static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
  */
 int mmt_node_goals(int nid, const struct mmt_cfg *cfg, struct mmt_goals *goals)
 {
-	pg_data_t *pgdat = NODE_DATA(nid);
-	u64 managed = 0, high = 0;
-	int z;
+	struct mmt_pages pages;
 
-	for (z = 0; z < MAX_NR_ZONES; z++) {
-		struct zone *zone = &pgdat->node_zones[z];
-
-		if (!populated_zone(zone))
-			continue;
-		managed += zone_managed_pages(zone);
-		high += high_wmark_pages(zone);
-	}
+	mmt_node_pages(nid, &pages);
 	return mmt_effective_goals(cfg->promote_target_used_bp,
-				   cfg->demote_target_free_bp, managed, high,
-				   goals);
+				   cfg->demote_target_free_bp, pages.managed,
+				   pages.high, goals);
+}
+
+/*
+ * Capacity mode: one scheme, promotion (@promote) into @target until its
+ * used memory reaches the goal, or demotion of @nid's cold pages until its
+ * free memory does.  Return: 0 or -ENOMEM (the context owns what it holds).
+ */
+static int mmt_capacity_scheme(struct damon_ctx *ctx, int nid, bool promote,
+			       int target, const struct mmt_cfg *cfg,
+			       const struct mmt_goals *goals)
+{
+	struct damos_quota_goal *goal;
+	struct damos_filter *filter;
+	struct damos *scheme;
+
+	scheme = mmt_new_scheme(promote, target, cfg, MMT_QUOTA_INTERVAL_MS);
+	if (!scheme)
+		return -ENOMEM;
+	mmt_call(damon_set_schemes)(ctx, &scheme, 1);
+
+	goal = mmt_call(damos_new_quota_goal)(promote ?
+			DAMOS_QUOTA_NODE_MEM_USED_BP :
+			DAMOS_QUOTA_NODE_MEM_FREE_BP,
+			promote ? goals->used_bp : goals->free_bp);
+	if (!goal)
+		return -ENOMEM;
+	/* promotion fills its target, demotion frees its own node */
+	goal->nid = promote ? target : nid;
+	mmt_call(damos_add_quota_goal)(&scheme->quota, goal);
+
+	/*
+	 * promote only pages seen young, never demote a young page: reject
+	 * the pages that are not young, or those that are (a reject filter
+	 * means the same whatever the unmatched default is)
+	 */
+	filter = mmt_call(damos_new_filter)(DAMOS_FILTER_TYPE_YOUNG, !promote,
+					    false);
+	if (!filter)
+		return -ENOMEM;
+	mmt_call(damos_add_filter)(scheme, filter);
+	mmt_filters_default_allow(scheme);
+	return 0;
 }
 
 /**
@@ -213,13 +269,10 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 {
 	bool promote = tier == MMT_TIER_LOWER;
 	struct damon_addr_range range;
-	struct damos_quota_goal *goal;
 	struct mmt_goals goals;
-	struct damos_filter *filter;
 	struct damon_target *t;
 	struct damon_attrs attrs;
 	struct damon_ctx *ctx;
-	struct damos *scheme;
 	int err = -ENOMEM;
 
 	if (nid < 0 || nid >= MMT_MAX_NODES || !node_state(nid, N_MEMORY) ||
@@ -248,38 +301,13 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 	    mmt_call(damon_set_regions)(t, &range, 1, DAMON_MIN_REGION_SZ))
 		goto fail;
 
-	if (promote && cfg->bandwidth) {
+	if (promote && cfg->bandwidth)
 		err = mmt_bw_schemes(ctx, t, nid, target, cfg);
-		if (err)
-			goto fail;
-		return ctx;
-	}
-	scheme = mmt_new_scheme(promote, target, cfg, MMT_QUOTA_INTERVAL_MS);
-	if (!scheme)
+	else
+		err = mmt_capacity_scheme(ctx, nid, promote, target, cfg,
+					  &goals);
+	if (err)
 		goto fail;
-	mmt_call(damon_set_schemes)(ctx, &scheme, 1);
-
-	goal = mmt_call(damos_new_quota_goal)(promote ?
-			DAMOS_QUOTA_NODE_MEM_USED_BP :
-			DAMOS_QUOTA_NODE_MEM_FREE_BP,
-			promote ? goals.used_bp : goals.free_bp);
-	if (!goal)
-		goto fail;
-	/* promotion fills its target, demotion frees its own node */
-	goal->nid = promote ? target : nid;
-	mmt_call(damos_add_quota_goal)(&scheme->quota, goal);
-
-	/*
-	 * promote only pages seen young, never demote a young page: reject
-	 * the pages that are not young, or those that are (a reject filter
-	 * means the same whatever the unmatched default is)
-	 */
-	filter = mmt_call(damos_new_filter)(DAMOS_FILTER_TYPE_YOUNG, !promote,
-					    false);
-	if (!filter)
-		goto fail;
-	mmt_call(damos_add_filter)(scheme, filter);
-	mmt_filters_default_allow(scheme);
 	return ctx;
 fail:
 	mmt_call(damon_destroy_ctx)(ctx);

@@ -34,10 +34,14 @@ struct mmt_cfg {
  */
 #define MMT_BW_RESET_MS		1000
 
-/* mmt_hmat.c */
-void mmt_hmat_refresh(void);
-int mmt_upper_share(int upper, int lower, const struct mmt_cfg *cfg,
-		    unsigned long *share_bp);
+/* Pages of a node's populated zones (mmt_node_pages()). */
+struct mmt_pages {
+	u64 managed;
+	u64 free;
+	u64 high;	/* sum of the zones' high watermarks */
+};
+
+void mmt_node_pages(int nid, struct mmt_pages *pages);
 int mmt_node_goals(int nid, const struct mmt_cfg *cfg,
 		   struct mmt_goals *goals);
 struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,

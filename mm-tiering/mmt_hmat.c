@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 
 #include "mmt_ctx.h"
+#include "mmt_hmat.h"
 
 /* Each node's HMAT read bandwidth in MB/s; 0: unknown. */
 static u64 mmt_bw_mbps[MMT_MAX_NODES];

@@ -13,7 +13,8 @@
  *          bytes of lower-node regions that the promotion pattern matches
  *          (hot bytes waiting), as published by the kdamonds through their
  *          repeated damon_call();
- * decide   with the pure laws of mmt_ctl.c:
+ * decide   mmt_decide() (mmt_decide_bw()) of mmt_ctl.c, pure, from a
+ *          struct mmt_obs to a struct mmt_step:
  *          - room: the demotion goal is raised above U's free goal by the
  *            hot bytes waiting (at most one period's budget), so demotion
  *            makes room for what is hot and for nothing else -- not all of
@@ -48,33 +49,14 @@
 #include <linux/workqueue.h>
 
 #include "mmt_ctl.h"
+#include "mmt_loop.h"
 #include "mmt_state.h"
 
 #define CREATE_TRACE_POINTS
 #include "mmt_trace.h"
 
-/* PI gains on the distance to the demotion goal: 1.0 (deadbeat), 0.1. */
-#define MMT_KP_MILLI		1000
-#define MMT_KI_MILLI		100
-/* Bandwidth mode: gain on the share error (in bytes), no integral. */
-#define MMT_BW_KP_MILLI		400
-/* Ping-pong: a period moving under 1 MiB either way is quiet ... */
-#define MMT_PP_MIN_BYTES	(1ULL << 20)
-/* ... 30 quiet periods in a row relax one level ... */
-#define MMT_PP_RELAX		30
-/* ... and 28 of 32 periods moving both ways is churn (a shift is a burst). */
-#define MMT_PP_BUSY		28
 /* Per damping level: demoted regions must be 10 aggregations older. */
 #define MMT_AGE_PER_LEVEL	10
-/* Back-off: 10 periods moving under 1/256 of the budget each ... */
-#define MMT_BO_IDLE_PERIODS	10
-#define MMT_BO_IDLE_SHIFT	8
-/*
- * ... ends when hot bytes waiting (or a shortfall) reach 1/16 of it: a new
- * hot set is far more, and DAMON's noise on a static one (a few MiB of
- * regions flickering hot) does not wake it.
- */
-#define MMT_BO_WAKE_SHIFT	4
 /* Backed off, DAMON samples at most every 100 x 5 ms = 500 ms. */
 #define MMT_BO_SAMPLE_MUL	100
 /*
@@ -99,26 +81,12 @@
 struct mmt_pair {
 	int upper;
 	struct mmt_node *demoter;
-	struct mmt_pi pi;
-	struct mmt_pingpong pp;
-	struct mmt_backoff bo;
+	struct mmt_pair_ctl ctl;
+	/* the last period's observation and decision, for status */
+	struct mmt_obs obs;
+	struct mmt_step st;
 	/* last cumulative stats, for deltas */
-	u64 last_prom, last_dem;
-	/* bytes moved up and down in the last period */
-	u64 moved_up, moved_down;
-	/* last step, for status */
-	s64 err;
-	u64 free, goal;
-	u64 want;
-	u64 demote, promote;
-	unsigned int heat;
-	/* the promotion threshold when the back-off began */
-	unsigned int bo_heat;
-	/* bandwidth mode */
-	struct mmt_pi bw_pi;
-	unsigned long share, share_target;
-	u64 push;
-	u64 last_push;
+	u64 last_prom, last_dem, last_push;
 };
 
 static struct mmt_pair *mmt_pairs;
@@ -128,21 +96,11 @@ static unsigned long mmt_period_ms;
 
 static void mmt_node_mem(int nid, u64 *managed, u64 *free)
 {
-	pg_data_t *pgdat = NODE_DATA(nid);
-	int z;
+	struct mmt_pages pages;
 
-	*managed = 0;
-	*free = 0;
-	for (z = 0; z < MAX_NR_ZONES; z++) {
-		struct zone *zone = &pgdat->node_zones[z];
-
-		if (!populated_zone(zone))
-			continue;
-		*managed += zone_managed_pages(zone);
-		*free += zone_page_state(zone, NR_FREE_PAGES);
-	}
-	*managed <<= PAGE_SHIFT;
-	*free <<= PAGE_SHIFT;
+	mmt_node_pages(nid, &pages);
+	*managed = pages.managed << PAGE_SHIFT;
+	*free = pages.free << PAGE_SHIFT;
 }
 
 /* Bytes per period into the quota size of one 100 ms quota interval. */
@@ -158,7 +116,7 @@ static void mmt_set_knobs(struct mmt_node *n, u64 per_period,
 			  unsigned long goal, bool backoff)
 {
 	spin_lock(&mmt_stat_lock);
-	n->knob_sz = mmt_knob_sz(per_period);
+	n->sch[0].knob_sz = mmt_knob_sz(per_period);
 	n->knob_heat = heat;
 	/* wider gap per level: older to demote */
 	n->knob_min_age = MMT_AGE_PER_LEVEL * level;
@@ -171,206 +129,121 @@ static void mmt_set_knobs(struct mmt_node *n, u64 per_period,
 	spin_unlock(&mmt_stat_lock);
 }
 
-/*
- * Bandwidth mode: the lower node's context holds two schemes whose DAMOS
- * goals start and stop them around the target share (node_eligible_mem_bp,
- * with a deadband); this step sizes their quotas.  The error in bytes is
- * the share error times the hot bytes the pattern matches, and a PI law
- * with anti-windup on it gives the bytes to move this period, up (positive)
- * or down: the whole budget far from the target, the remaining error near
- * it, so that the goal evaluated once a second is not overshot by a
- * second's worth of budget.  The upper node's own context keeps demoting
- * cold pages on its free-memory goal (room), with the PI law of capacity
- * mode and no heat threshold.
- */
-static void mmt_pair_step_bw(struct mmt_pair *p, u64 budget)
+/* Bandwidth mode: the quotas of the two distribution schemes of @n. */
+static void mmt_set_knobs_bw(struct mmt_node *n, u64 up, u64 down)
 {
-	u64 prom = 0, push = 0, dem, managed, hot = 0, up, down;
-	unsigned long share_low = 0;
-	struct mmt_node *low = NULL;
-	struct mmt_goals goals;
-	s64 err_bytes, u;
-	long err_bp;
-	int i;
+	spin_lock(&mmt_stat_lock);
+	/* per quota reset of the distribution schemes (once a second) */
+	n->sch[0].knob_sz = clamp_t(u64, div64_u64(up * MMT_BW_RESET_MS,
+						   mmt_period_ms),
+				    PAGE_SIZE, ULONG_MAX);
+	n->sch[1].knob_sz = clamp_t(u64, div64_u64(down * MMT_BW_RESET_MS,
+						   mmt_period_ms),
+				    PAGE_SIZE, ULONG_MAX);
+	/* no back-off: the lower context keeps sampling actively */
+	n->knob_min_sample_us = MMT_MIN_SAMPLE_US;
+	n->knob_max_sample_us = MMT_CTL_MAX_SAMPLE_US;
+	n->knob_set = true;
+	spin_unlock(&mmt_stat_lock);
+}
 
+/*
+ * Observe one pair: this period's bytes moved (deltas of the schemes'
+ * cumulative stats), the upper node's memory and goal, the heat on both
+ * sides and, in bandwidth mode, the shares DAMOS measured.  Return: false
+ * when the upper node's goals cannot be computed (no memory): no step.
+ */
+static bool mmt_observe(struct mmt_pair *p, u64 budget, int *nr_prom)
+{
+	struct mmt_obs *o = &p->obs;
+	u64 prom = 0, push = 0, dem;
+	struct mmt_goals goals;
+	int i, j;
+
+	memset(o, 0, sizeof(*o));
+	o->budget = budget;
+	*nr_prom = 0;
+	spin_lock(&mmt_stat_lock);
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = &mmt_nodes[i];
 
 		if (n->tier != MMT_TIER_LOWER || n->target != p->upper)
 			continue;
-		/* one lower node per upper node in bandwidth mode */
-		low = n;
-		spin_lock(&mmt_stat_lock);
-		prom = n->stat.sz_applied;
-		push = n->stat2.sz_applied;
-		hot = n->eligible;
-		p->share = n->goal_current;
-		share_low = n->goal2_current;
-		p->share_target = n->goal_target + MMT_BW_DEADBAND_BP;
-		spin_unlock(&mmt_stat_lock);
-		break;
+		prom += n->sch[0].stat.sz_applied;
+		push += n->sch[1].stat.sz_applied;
+		for (j = 0; j < MMT_NR_HEAT; j++)
+			o->low[j] += n->heat[j];
+		/* bandwidth mode: one lower node per upper node */
+		o->hot = n->eligible;
+		o->share = n->sch[0].goal_current;
+		o->share_low = n->sch[1].goal_current;
+		o->share_target = n->sch[0].goal_target +
+				  MMT_BW_DEADBAND_BP;
+		(*nr_prom)++;
 	}
-	spin_lock(&mmt_stat_lock);
-	dem = p->demoter->stat.sz_applied;
+	dem = p->demoter->sch[0].stat.sz_applied;
+	memcpy(o->up, p->demoter->heat, sizeof(o->up));
 	spin_unlock(&mmt_stat_lock);
-	p->moved_up = prom - p->last_prom;
-	p->moved_down = (push - p->last_push) + (dem - p->last_dem);
+	o->moved_up = prom - p->last_prom;
+	o->moved_down = (push - p->last_push) + (dem - p->last_dem);
 	p->last_prom = prom;
 	p->last_push = push;
 	p->last_dem = dem;
-	mmt_node_mem(p->upper, &managed, &p->free);
-	if (!low || mmt_node_goals(p->upper, &mmt_running_cfg, &goals))
-		return;
-	p->goal = mmt_bp_apply(managed, goals.free_bp);
-
-	/*
-	 * distribution: signed bytes to move up this period.  The two shares
-	 * add up to 10000 when DAMOS measured them; both read 0 when no region
-	 * matched at its last evaluation (e.g. just after a commit): hold.
-	 */
-	err_bp = (long)p->share_target - (long)p->share;
-	if (abs(err_bp) <= MMT_BW_DEADBAND_BP ||
-	    p->share + share_low < MMT_BP_MAX - MMT_BW_DEADBAND_BP)
-		err_bp = 0;
-	err_bytes = (s64)div_s64((s64)hot * err_bp, MMT_BP_MAX);
-	u = mmt_pi_step(&p->bw_pi, err_bytes, -(s64)budget, (s64)budget);
-	up = u > 0 ? u : 0;
-	down = u < 0 ? -u : 0;
-
-	/* room on the upper node, as in capacity mode */
-	p->want = 0;
-	p->heat = 1;
-	p->err = (s64)p->goal - (s64)p->free;
-	p->demote = mmt_pi_step(&p->pi, p->err, 0, budget);
-
-	/*
-	 * no back-off in bandwidth mode: DAMON's node_eligible_mem_bp, the
-	 * share this mode is steered by, read 0 at most readings once backed
-	 * off (seen in three runs; at target before it, 7143-7409 for 7347),
-	 * so the law held blind and nothing could wake it
-	 */
-	p->promote = up;
-	p->push = down;
-
-	/* act */
-	mmt_set_knobs(p->demoter, p->demote, 1, 0, 0, false);
-	spin_lock(&mmt_stat_lock);
-	/* per quota reset of the distribution schemes (once a second) */
-	low->knob_sz = clamp_t(u64, div64_u64(up * MMT_BW_RESET_MS,
-					      mmt_period_ms),
-			       PAGE_SIZE, ULONG_MAX);
-	low->knob_sz2 = clamp_t(u64, div64_u64(down * MMT_BW_RESET_MS,
-					       mmt_period_ms),
-				PAGE_SIZE, ULONG_MAX);
-	low->knob_min_sample_us = MMT_MIN_SAMPLE_US;
-	low->knob_max_sample_us = MMT_CTL_MAX_SAMPLE_US;
-	low->knob_set = true;
-	spin_unlock(&mmt_stat_lock);
-	trace_controller_step(p->upper, p->free, p->goal, p->err, p->demote,
-			      up + down, p->moved_up, p->moved_down, 0, false);
+	mmt_node_mem(p->upper, &o->managed, &o->free);
+	if (mmt_node_goals(p->upper, &mmt_running_cfg, &goals))
+		return false;
+	o->free_goal_bp = goals.free_bp;
+	return true;
 }
 
-static void mmt_pair_step(struct mmt_pair *p, u64 budget)
+/* Act: the knobs of the pair's nodes, applied by their kdamonds. */
+static void mmt_act(struct mmt_pair *p, int nr_prom)
 {
-	const struct mmt_bo_cfg bo_cfg = {
-		.idle_bytes = max_t(u64, budget >> MMT_BO_IDLE_SHIFT, PAGE_SIZE),
-		.idle_periods = MMT_BO_IDLE_PERIODS,
-		.wake_bytes = max_t(u64, budget >> MMT_BO_WAKE_SHIFT, PAGE_SIZE),
-	};
-	u64 prom = 0, dem, managed, d_prom, d_dem, b, target, room, demand;
-	u64 low[MMT_NR_HEAT] = { 0 }, up[MMT_NR_HEAT];
-	struct mmt_pp_cfg pp_cfg;
-	struct mmt_goals goals;
-	unsigned long goal_bp;
-	unsigned int level, heat, gap, j;
-	int i, nr_prom = 0;
-	bool backoff, was_backed_off;
+	const struct mmt_step *st = &p->st;
+	int i;
 
-	/* observe */
+	mmt_set_knobs(p->demoter, st->demote, st->cold_below, st->level,
+		      st->goal_bp, st->backoff);
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = &mmt_nodes[i];
 
 		if (n->tier != MMT_TIER_LOWER || n->target != p->upper)
 			continue;
-		spin_lock(&mmt_stat_lock);
-		prom += n->stat.sz_applied;
-		for (j = 0; j < MMT_NR_HEAT; j++)
-			low[j] += n->heat[j];
-		spin_unlock(&mmt_stat_lock);
-		nr_prom++;
+		if (mmt_running_cfg.bandwidth) {
+			mmt_set_knobs_bw(n, st->promote, st->push);
+			continue;
+		}
+		mmt_set_knobs(n, div_u64(st->promote, nr_prom), st->heat,
+			      st->level, 0, st->backoff);
 	}
-	spin_lock(&mmt_stat_lock);
-	dem = p->demoter->stat.sz_applied;
-	memcpy(up, p->demoter->heat, sizeof(up));
-	spin_unlock(&mmt_stat_lock);
-	d_prom = prom - p->last_prom;
-	d_dem = dem - p->last_dem;
-	p->moved_up = d_prom;
-	p->moved_down = d_dem;
-	p->last_prom = prom;
-	p->last_dem = dem;
-	mmt_node_mem(p->upper, &managed, &p->free);
-	if (mmt_node_goals(p->upper, &mmt_running_cfg, &goals))
+	trace_controller_step(p->upper, p->obs.free, st->target, st->err,
+			      st->demote, st->promote + st->push,
+			      p->obs.moved_up, p->obs.moved_down, st->level,
+			      st->backoff);
+}
+
+/*
+ * One period of a pair.  Capacity mode: the laws of mmt_ctl.c, see
+ * mmt_decide().  Bandwidth mode: the lower node's context holds two schemes
+ * whose DAMOS goals start and stop them around the target share
+ * (node_eligible_mem_bp, with a deadband); mmt_decide_bw() sizes their
+ * quotas, and the upper node's own context keeps demoting cold pages on its
+ * free-memory goal (room).
+ */
+static void mmt_pair_step(struct mmt_pair *p, u64 budget)
+{
+	int nr_prom;
+
+	if (!mmt_observe(p, budget, &nr_prom))
 		return;
-	p->goal = mmt_bp_apply(managed, goals.free_bp);
-
-	/* decide: damping first, it sets the budget of this step */
-	pp_cfg.capacity = managed;
-	pp_cfg.min_bytes = MMT_PP_MIN_BYTES;
-	pp_cfg.relax_periods = MMT_PP_RELAX;
-	pp_cfg.busy_periods = MMT_PP_BUSY;
-	level = mmt_pingpong_update(&p->pp, &pp_cfg, d_prom, d_dem);
-	b = mmt_pp_budget(budget, level);
-
-	/*
-	 * thresholds: promote the heat that displaces colder pages by a
-	 * margin of 1 + level buckets; room for those bytes, one period's
-	 * worth at most
-	 */
-	room = p->free > p->goal ? p->free - p->goal : 0;
-	gap = 1 + level;
-	heat = mmt_pick_heat(low, up, room, gap);
-	p->heat = heat;
-	p->want = min(mmt_heat_sum(low, heat, MMT_NR_HEAT), b);
-	target = min(p->goal + p->want, managed);
-	p->err = (s64)target - (s64)p->free;
-	p->demote = mmt_pi_step(&p->pi, p->err, 0, b);
-	p->promote = b;
-
-	/*
-	 * backed off, what wakes it is also what has grown hot on the lower
-	 * nodes by the threshold of the back-off's start: a hot set that moved
-	 * asks for nothing (want) while the old one still looks hot on the
-	 * upper node, whose heat goes stale when sampled slowly (phase's
-	 * second slice waited 40 s to minutes for it)
-	 */
-	demand = p->want + (p->goal > p->free ? p->goal - p->free : 0);
-	if (p->bo.backed_off)
-		demand = max(demand, mmt_heat_sum(low, p->bo_heat,
-						  MMT_NR_HEAT));
-	was_backed_off = p->bo.backed_off;
-	backoff = mmt_backoff_update(&p->bo, &bo_cfg, d_prom + d_dem, demand);
-	if (backoff && !was_backed_off)
-		p->bo_heat = max(heat, 1U);
-	if (backoff) {
-		p->demote = 0;
-		p->promote = 0;
-	}
-	if (mmt_bp_of(target, managed, &goal_bp))
-		goal_bp = goals.free_bp;
-
-	/* act */
-	mmt_set_knobs(p->demoter, p->demote, heat > gap ? heat - gap : 0,
-		      level, goal_bp, backoff);
-	for (i = 0; i < mmt_nr_nodes; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
-
-		if (n->tier == MMT_TIER_LOWER && n->target == p->upper)
-			mmt_set_knobs(n, div_u64(p->promote, nr_prom), heat,
-				      level, 0, backoff);
-	}
-	trace_controller_step(p->upper, p->free, target, p->err, p->demote,
-			      p->promote, d_prom, d_dem, level, backoff);
+	/* an upper node no lower node promotes into still demotes */
+	if (mmt_running_cfg.bandwidth && !nr_prom)
+		return;
+	if (mmt_running_cfg.bandwidth)
+		mmt_decide_bw(&p->ctl, &p->obs, &p->st);
+	else
+		mmt_decide(&p->ctl, &p->obs, &p->st);
+	mmt_act(p, nr_prom);
 }
 
 static void mmt_loop_fn(struct work_struct *work)
@@ -386,12 +259,8 @@ static void mmt_loop_fn(struct work_struct *work)
 	budget = mmt_quota_bytes(mmt_running_cfg.quota_mb_per_s,
 				 mmt_period_ms);
 	budget = div_u64(budget, max(mmt_nr_pairs, 1));
-	for (i = 0; i < mmt_nr_pairs; i++) {
-		if (mmt_running_cfg.bandwidth)
-			mmt_pair_step_bw(&mmt_pairs[i], budget);
-		else
-			mmt_pair_step(&mmt_pairs[i], budget);
-	}
+	for (i = 0; i < mmt_nr_pairs; i++)
+		mmt_pair_step(&mmt_pairs[i], budget);
 	schedule_delayed_work(&mmt_work, msecs_to_jiffies(mmt_period_ms));
 	mutex_unlock(&mmt_lock);
 }
@@ -412,10 +281,10 @@ static void mmt_pair_seed(struct mmt_pair *p)
 
 		if (n->tier != MMT_TIER_LOWER || n->target != p->upper)
 			continue;
-		p->last_prom += n->stat.sz_applied;
-		p->last_push += n->stat2.sz_applied;
+		p->last_prom += n->sch[0].stat.sz_applied;
+		p->last_push += n->sch[1].stat.sz_applied;
 	}
-	p->last_dem = p->demoter->stat.sz_applied;
+	p->last_dem = p->demoter->sch[0].stat.sz_applied;
 	spin_unlock(&mmt_stat_lock);
 }
 
@@ -441,20 +310,10 @@ int mmt_loop_start(void)
 		p->upper = mmt_nodes[i].nid;
 		p->demoter = &mmt_nodes[i];
 		mmt_pair_seed(p);
-		p->pi.kp_milli = MMT_KP_MILLI;
-		p->pi.ki_milli = MMT_KI_MILLI;
-		/* at most a tenth of a period's budget from the integral */
-		p->pi.integ_max = (s64)mmt_quota_bytes(
-			mmt_running_cfg.quota_mb_per_s,
-			mmt_running_cfg.period_ms);
-		/*
-		 * bandwidth mode: the share is measured once a second and acted
-		 * on over the next, a delay in the loop: a deadbeat gain
-		 * oscillates (measured +-4 % around the target), 0.4 without
-		 * integral settles
-		 */
-		p->bw_pi.kp_milli = MMT_BW_KP_MILLI;
-		p->bw_pi.integ_max = p->pi.integ_max;
+		/* integrals bounded by a period's budget: ki 0.1, a tenth */
+		mmt_pair_ctl_init(&p->ctl, mmt_quota_bytes(
+				mmt_running_cfg.quota_mb_per_s,
+				mmt_running_cfg.period_ms));
 	}
 	mmt_period_ms = mmt_running_cfg.period_ms;
 	INIT_DELAYED_WORK(&mmt_work, mmt_loop_fn);
@@ -483,12 +342,14 @@ void mmt_loop_show(struct seq_buf *sb)
 
 		if (mmt_running_cfg.bandwidth)
 			seq_buf_printf(sb, "pair=%d mode=bandwidth share=%lu share_target=%lu up=%llu down=%llu\n",
-				       p->upper, p->share, p->share_target,
-				       p->promote, p->push);
+				       p->upper, p->obs.share,
+				       p->obs.share_target, p->st.promote,
+				       p->st.push);
 		seq_buf_printf(sb, "pair=%d free=%llu goal=%llu err=%lld waiting=%llu heat=%u demote=%llu promote=%llu level=%u backoff=%d integ=%lld moved_up=%llu moved_down=%llu\n",
-			       p->upper, p->free, p->goal, p->err, p->want,
-			       p->heat, p->demote, p->promote, p->pp.level,
-			       p->bo.backed_off, p->pi.integ, p->moved_up,
-			       p->moved_down);
+			       p->upper, p->obs.free, p->st.goal, p->st.err,
+			       p->st.want, p->st.heat, p->st.demote,
+			       p->st.promote, p->st.level, p->st.backoff,
+			       p->ctl.pi.integ, p->obs.moved_up,
+			       p->obs.moved_down);
 	}
 }

@@ -14,6 +14,21 @@
 #include "mmt_ctx.h"
 #include "mmt_logic.h"
 
+/*
+ * Schemes per context: one, but two in a lower node's context in bandwidth
+ * mode (index 0 promotes, 1 pushes down).
+ */
+#define MMT_NR_SCHEMES	2
+
+/* What a kdamond last reported of one scheme, and the quota set for it. */
+struct mmt_scheme_state {
+	struct damos_stat stat;
+	unsigned long goal_current;
+	unsigned long goal_target;
+	/* controller output: quota size, applied by the kdamond */
+	unsigned long knob_sz;
+};
+
 /* Per tiered node: its context and what its kdamond last reported. */
 struct mmt_node {
 	int nid;
@@ -22,15 +37,10 @@ struct mmt_node {
 	struct damon_ctx *ctx;
 	struct damon_call_control report;
 	/* written by the kdamond, read by getters and the loop; stat lock */
-	struct damos_stat stat;
-	/* bandwidth mode (a lower node's context): its second scheme */
+	struct mmt_scheme_state sch[MMT_NR_SCHEMES];
+	/* bandwidth mode (a lower node's context with two schemes) */
 	bool bw;
-	struct damos_stat stat2;
-	unsigned long goal2_current;
-	unsigned long goal2_target;
 	unsigned long esz;
-	unsigned long goal_current;
-	unsigned long goal_target;
 	unsigned long sample_us;
 	unsigned long aggr_us;
 	unsigned int nr_regions;
@@ -40,8 +50,6 @@ struct mmt_node {
 	u64 heat[MMT_NR_HEAT];
 	/* controller outputs, applied by the kdamond; stat lock */
 	bool knob_set;
-	unsigned long knob_sz;
-	unsigned long knob_sz2;		/* bandwidth mode: second scheme */
 	/* promoters: least heat bucket; demoters: buckets below this */
 	unsigned int knob_heat;
 	unsigned int knob_min_age;
@@ -65,11 +73,5 @@ extern spinlock_t mmt_stat_lock;
 extern struct mmt_node *mmt_nodes;
 extern int mmt_nr_nodes;
 extern struct mmt_cfg mmt_running_cfg;
-
-/* mmt_loop.c: the feedback controller; all with mmt_lock held */
-int mmt_loop_start(void);
-void mmt_loop_stop(void);
-struct seq_buf;
-void mmt_loop_show(struct seq_buf *sb);
 
 #endif /* _MMT_STATE_H */

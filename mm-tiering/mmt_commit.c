@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm_tiering: commit_inputs, all or nothing.
+ *
+ * Builds every node's context of the new inputs and of the running ones
+ * (for the rollback) before the first commit, hands each to its kdamond
+ * (taken in mmt_kdamond.c at the next sample), waits for all, and puts
+ * every node back when one fails.  Holds mmt_lock throughout; restarts the
+ * controller (mmt_loop.c) on the new inputs.
+ */
+#define pr_fmt(fmt) "mm_tiering: " fmt
+
+#include <linux/completion.h>
+#include <linux/damon.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "mmt_ctx.h"
+#include "mmt_damon.h"
+#include "mmt_loop.h"
+#include "mmt_main.h"
+#include "mmt_params.h"
+#include "mmt_state.h"
+
+/* Scratch contexts of every node under one configuration. */
+static void mmt_free_scratch(struct damon_ctx **src)
+{
+	int i;
+
+	if (!src)
+		return;
+	for (i = 0; i < mmt_nr_nodes; i++)
+		if (src[i])
+			mmt_call(damon_destroy_ctx)(src[i]);
+	kfree(src);
+}
+
+static struct damon_ctx **mmt_build_scratch(const struct mmt_cfg *cfg,
+					    int *err)
+{
+	struct damon_ctx **src;
+	int i;
+
+	src = kcalloc(mmt_nr_nodes, sizeof(*src), GFP_KERNEL);
+	if (!src) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = &mmt_nodes[i];
+		struct damon_ctx *c = mmt_build_ctx(n->nid, n->tier, n->target,
+						    cfg);
+
+		if (IS_ERR(c)) {
+			*err = PTR_ERR(c);
+			mmt_free_scratch(src);
+			return NULL;
+		}
+		src[i] = c;
+	}
+	return src;
+}
+
+/* Cut the kdamond's sleep short (a sample can take up to 10 s). */
+static void mmt_wake_kdamond(struct damon_ctx *ctx)
+{
+	mutex_lock(&ctx->kdamond_lock);
+	if (ctx->kdamond)
+		wake_up_process(ctx->kdamond);
+	mutex_unlock(&ctx->kdamond_lock);
+}
+
+/* Wait until node @n's kdamond took its commit; Return: its result. */
+static int mmt_wait_commit(struct mmt_node *n)
+{
+	bool pending;
+
+	while (!wait_for_completion_timeout(&n->commit_done, HZ / 10)) {
+		if (mmt_call(damon_is_running)(n->ctx)) {
+			/* it was busy when woken, and went to sleep since */
+			mmt_wake_kdamond(n->ctx);
+			continue;
+		}
+		/* stopped: its calls are over, it took the commit or never will */
+		spin_lock(&mmt_stat_lock);
+		pending = n->commit_src;
+		n->commit_src = NULL;
+		spin_unlock(&mmt_stat_lock);
+		if (pending)
+			return -ECANCELED;
+		break;
+	}
+	return n->commit_err;
+}
+
+/*
+ * Commit @src[i] to node i's running context, for i in [0, @nr), all at
+ * once: each kdamond applies its own at its next sample (mmt_report_fn()),
+ * woken now, so a commit waits one sampling interval, not one per node.
+ * Return: 0, or the error of the first node that failed (its index in
+ * @failed); mmt_lock held.
+ */
+static int mmt_commit_nodes(struct damon_ctx **src, const struct mmt_cfg *cfg,
+			    int nr, int *failed)
+{
+	int i, err, first = 0;
+
+	for (i = 0; i < nr; i++) {
+		struct mmt_node *n = &mmt_nodes[i];
+
+		/* a stopped kdamond takes nothing (the rollback's case) */
+		if (n->stopped)
+			continue;
+		init_completion(&n->commit_done);
+		spin_lock(&mmt_stat_lock);
+		n->commit_src = src[i];
+		n->commit_bw = cfg->bandwidth && n->tier == MMT_TIER_LOWER;
+		spin_unlock(&mmt_stat_lock);
+		mmt_wake_kdamond(n->ctx);
+	}
+	for (i = 0; i < nr; i++) {
+		struct mmt_node *n = &mmt_nodes[i];
+
+		if (n->stopped)
+			continue;
+		err = mmt_wait_commit(n);
+		/* a commit that failed half-way stops the kdamond */
+		if (err && !mmt_call(damon_is_running)(n->ctx))
+			mmt_node_stopped(n, "commit_failed", err);
+		if (err && !first) {
+			first = err;
+			*failed = i;
+		}
+	}
+	return first;
+}
+
+/*
+ * Commit @cfg to every context, all or none; mmt_lock held.  Every scratch
+ * context, of the new inputs and of the running ones (for the rollback), is
+ * built before the first commit, so an allocation failure changes nothing.
+ * A commit that fails on any node puts every node back on the running
+ * inputs (committing them again where they were kept is harmless); a node
+ * whose kdamond stopped is recorded as stopped (enabled then reads N,
+ * status says which and why).
+ */
+static int mmt_commit_all(const struct mmt_cfg *cfg)
+{
+	struct damon_ctx **src, **old;
+	int k, err, failed;
+
+	err = mmt_check_bw_topology(cfg);
+	if (err)
+		return err;
+	src = mmt_build_scratch(cfg, &err);
+	if (!src)
+		return err;
+	old = mmt_build_scratch(&mmt_running_cfg, &err);
+	if (!old) {
+		mmt_free_scratch(src);
+		return err;
+	}
+	err = mmt_commit_nodes(src, cfg, mmt_nr_nodes, &k);
+	if (err) {
+		pr_warn("commit_inputs: failed (%d) on node %d; putting the running configuration back\n",
+			err, mmt_nodes[k].nid);
+		/* every node: the others may have taken the new inputs */
+		if (mmt_commit_nodes(old, &mmt_running_cfg, mmt_nr_nodes,
+				     &failed))
+			pr_err("commit_inputs: rollback failed on node %d\n",
+			       mmt_nodes[failed].nid);
+	}
+	mmt_free_scratch(old);
+	mmt_free_scratch(src);
+	return err;
+}
+
+static void mmt_clear_knobs(void)
+{
+	int i;
+
+	spin_lock(&mmt_stat_lock);
+	for (i = 0; i < mmt_nr_nodes; i++)
+		mmt_nodes[i].knob_set = false;
+	spin_unlock(&mmt_stat_lock);
+}
+
+static int mmt_commit_inputs_store(const char *val,
+				   const struct kernel_param *kp)
+{
+	struct mmt_cfg cfg;
+	bool req = true;
+	int err;
+
+	if (val && kstrtobool(val, &req)) {
+		pr_warn("commit_inputs: invalid value '%.*s': need Y\n",
+			mmt_len(val), val);
+		return -EINVAL;
+	}
+	if (!req)
+		return 0;
+
+	mutex_lock(&mmt_lock);
+	if (!mmt_nodes || !mmt_running()) {
+		mutex_unlock(&mmt_lock);
+		pr_info("commit_inputs: not running; inputs apply at the next enable\n");
+		return 0;
+	}
+	mmt_inputs(&cfg);
+	/* the loop restarts on the new inputs; its knobs go with it */
+	mmt_loop_stop();
+	mmt_clear_knobs();
+	err = mmt_commit_all(&cfg);
+	if (!err) {
+		mmt_running_cfg = cfg;
+		pr_info("commit_inputs: used_bp=%lu free_bp=%lu quota=%lu MiB/s controller=%c period=%lu ms mode=%s upper_share_bp=%lu\n",
+			cfg.promote_target_used_bp, cfg.demote_target_free_bp,
+			cfg.quota_mb_per_s, cfg.controller ? 'Y' : 'N',
+			cfg.period_ms, cfg.bandwidth ? "bandwidth" : "capacity",
+			cfg.upper_share_bp);
+	} else if (mmt_running()) {
+		pr_warn("commit_inputs: the running configuration is unchanged\n");
+	}
+	if (mmt_running_cfg.controller && mmt_running() && mmt_loop_start())
+		pr_err("commit_inputs: cannot restart the controller\n");
+	mutex_unlock(&mmt_lock);
+	return err;
+}
+
+static bool commit_inputs;
+
+static const struct kernel_param_ops mmt_commit_ops = {
+	.flags = KERNEL_PARAM_OPS_FL_NOARG,
+	.set = mmt_commit_inputs_store,
+	.get = param_get_bool,
+};
+
+/*
+ * Writing Y applies the current input parameters to the running contexts,
+ * all of them or none; the error, if any, is returned to the writer.
+ */
+module_param_cb(commit_inputs, &mmt_commit_ops, &commit_inputs, 0600);
+MODULE_PARM_DESC(commit_inputs, "Write Y to apply changed parameters online");
+

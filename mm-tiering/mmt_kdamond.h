@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mm_tiering: the kdamond side (mmt_kdamond.c).
+ */
+#ifndef _MMT_KDAMOND_H
+#define _MMT_KDAMOND_H
+
+int mmt_report_fn(void *data);
+
+#endif /* _MMT_KDAMOND_H */

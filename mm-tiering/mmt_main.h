@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mm_tiering: the module's life and its nodes (mmt_main.c); all with
+ * mmt_lock held.
+ */
+#ifndef _MMT_MAIN_H
+#define _MMT_MAIN_H
+
+#include <linux/types.h>
+
+struct mmt_cfg;
+struct mmt_node;
+
+bool mmt_running(void);
+void mmt_node_stopped(struct mmt_node *n, const char *why, int err);
+int mmt_check_bw_topology(const struct mmt_cfg *cfg);
+
+#endif /* _MMT_MAIN_H */

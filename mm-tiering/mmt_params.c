@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mm_tiering: the input parameters.
+ *
+ * Each setter checks its value against its rule (mmt_logic.c) and, when it
+ * is refused, returns -EINVAL and says in the log what was needed and what
+ * was kept.  The values are only read: mmt_inputs() copies them for enable
+ * and commit_inputs (mmt_main.c, mmt_commit.c), which apply them.  Calls
+ * nothing of the module but the checks.
+ */
+#define pr_fmt(fmt) "mm_tiering: " fmt
+
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+
+#include "mmt_logic.h"
+#include "mmt_params.h"
+
+/* Length of @val without its trailing newline, for messages. */
+int mmt_len(const char *val)
+{
+	int len = strlen(val);
+
+	return len && val[len - 1] == '\n' ? len - 1 : len;
+}
+
+/* An unsigned long input parameter and its range rule. */
+struct mmt_ulong_param {
+	unsigned long *val;
+	int (*check)(unsigned long v);
+	const char *need;
+};
+
+static int mmt_set_ulong(const char *val, const struct kernel_param *kp)
+{
+	const struct mmt_ulong_param *p = kp->arg;
+	unsigned long v;
+
+	if (kstrtoul(val, 0, &v) || p->check(v)) {
+		pr_warn("%s: invalid value '%.*s': need %s; kept %lu\n",
+			kp->name, mmt_len(val), val, p->need, *p->val);
+		return -EINVAL;
+	}
+	*p->val = v;
+	return 0;
+}
+
+static int mmt_get_ulong(char *buf, const struct kernel_param *kp)
+{
+	const struct mmt_ulong_param *p = kp->arg;
+
+	return sprintf(buf, "%lu\n", *p->val);
+}
+
+static const struct kernel_param_ops mmt_ulong_ops = {
+	.set = mmt_set_ulong,
+	.get = mmt_get_ulong,
+};
+
+#define MMT_ULONG_PARAM(name, check, need, desc)			\
+	static struct mmt_ulong_param mmt_param_##name = {		\
+		&name, check, need					\
+	};								\
+	module_param_cb(name, &mmt_ulong_ops, &mmt_param_##name, 0600); \
+	MODULE_PARM_DESC(name, desc)
+
+/*
+ * Promotion goal: the used memory of a promotion target node, in basis
+ * points.  Lower nodes promote hot pages while their target is below it.
+ * 1..10000, default 9970 (99.7 %, the TPP-DAMON recipe).
+ */
+static unsigned long promote_target_used_bp __read_mostly = 9970;
+MMT_ULONG_PARAM(promote_target_used_bp, mmt_check_bp, "basis points 1..10000",
+	"Promote while the target node's used memory is below this, in bp (default 9970)");
+
+/*
+ * Demotion goal: the free memory of an upper node, in basis points.  Upper
+ * nodes demote cold pages while their free memory is below it.  1..10000,
+ * default 50 (0.5 %, the TPP-DAMON recipe).
+ */
+static unsigned long demote_target_free_bp __read_mostly = 50;
+MMT_ULONG_PARAM(demote_target_free_bp, mmt_check_bp, "basis points 1..10000",
+	"Demote while the node's free memory is below this, in bp (default 50)");
+
+/*
+ * Migration budget of each scheme, in MiB per second, charged per 100 ms.
+ * 1..1048576, default 200.
+ */
+static unsigned long quota_mb_per_s __read_mostly = 200;
+MMT_ULONG_PARAM(quota_mb_per_s, mmt_check_quota_mb, "MiB/s 1..1048576",
+	"Migration budget of each scheme in MiB/s (default 200)");
+
+/*
+ * Control period of the feedback controller, in milliseconds.  100..60000,
+ * default 1000.
+ */
+static unsigned long control_period_ms __read_mostly = 1000;
+MMT_ULONG_PARAM(control_period_ms, mmt_check_period_ms, "milliseconds 100..60000",
+	"Control period of the feedback controller in ms (default 1000)");
+
+static int mmt_set_bool(const char *val, const struct kernel_param *kp)
+{
+	int err = param_set_bool(val, kp);
+
+	if (err)
+		pr_warn("%s: invalid value '%.*s': need Y or N; kept %c\n",
+			kp->name, mmt_len(val), val,
+			*(bool *)kp->arg ? 'Y' : 'N');
+	return err;
+}
+
+static const struct kernel_param_ops mmt_bool_ops = {
+	.set = mmt_set_bool,
+	.get = param_get_bool,
+};
+
+/*
+ * Y (default) runs the in-kernel feedback controller (mmt_loop.c): promotion
+ * threshold, room made by demotion, ping-pong damping and back-off tuned
+ * every control period.  N runs the static recipe: the DAMOS goals with a
+ * fixed per-scheme budget and the thresholds as typed ("accessed at all" /
+ * "not accessed").
+ */
+static bool controller __read_mostly = true;
+module_param_cb(controller, &mmt_bool_ops, &controller, 0600);
+MODULE_PARM_DESC(controller,
+	"Y: feedback controller (default); N: static recipe");
+
+/*
+ * What the module distributes.  "capacity" (default): upper nodes hold as
+ * much of the hot memory as their free-memory goal allows.  "bandwidth": hot
+ * memory is split between each upper node and its lower node by target
+ * shares (node_eligible_mem_bp quota goals; one context per lower node
+ * monitors both nodes), so that both nodes' bandwidth serves it.
+ */
+static bool mode_bandwidth __read_mostly;
+
+static int mmt_set_mode(const char *val, const struct kernel_param *kp)
+{
+	if (sysfs_streq(val, "capacity")) {
+		mode_bandwidth = false;
+	} else if (sysfs_streq(val, "bandwidth")) {
+		mode_bandwidth = true;
+	} else {
+		pr_warn("mode: invalid value '%.*s': need capacity or bandwidth; kept %s\n",
+			mmt_len(val), val,
+			mode_bandwidth ? "bandwidth" : "capacity");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int mmt_get_mode(char *buf, const struct kernel_param *kp)
+{
+	return sprintf(buf, "%s\n", mode_bandwidth ? "bandwidth" : "capacity");
+}
+
+static const struct kernel_param_ops mmt_mode_ops = {
+	.set = mmt_set_mode,
+	.get = mmt_get_mode,
+};
+
+module_param_cb(mode, &mmt_mode_ops, NULL, 0600);
+MODULE_PARM_DESC(mode,
+	"capacity (default): fill upper nodes; bandwidth: split hot memory by shares");
+
+/*
+ * Bandwidth mode: the share of hot memory each upper node holds, in basis
+ * points; 0 (default) takes it from HMAT read bandwidth (72:26 GB/s gives
+ * 7347), MMT_SHARE_MIN_BP..MMT_SHARE_MAX_BP (151..9849) overrides it.
+ */
+static unsigned long upper_share_bp __read_mostly;
+MMT_ULONG_PARAM(upper_share_bp, mmt_check_share_bp,
+	"0 (from HMAT) or basis points 151..9849",
+	"Bandwidth mode: upper node's share of hot memory in bp (0: HMAT)");
+
+/* The input parameters as they are now. */
+void mmt_inputs(struct mmt_cfg *cfg)
+{
+	cfg->promote_target_used_bp = promote_target_used_bp;
+	cfg->demote_target_free_bp = demote_target_free_bp;
+	cfg->quota_mb_per_s = quota_mb_per_s;
+	cfg->controller = controller;
+	cfg->period_ms = control_period_ms;
+	cfg->bandwidth = mode_bandwidth;
+	cfg->upper_share_bp = upper_share_bp;
+}
+
