@@ -19,7 +19,9 @@ cp /bin/busybox "$work/bin/busybox"
 cp -a "$stage/lib/modules" "$work/lib/"
 gcc -O2 -static -Wall -Wextra -Werror -o "$work/bin/tierload" \
 	"$MMT_TOP/tests/workload/tierload.c" -lm
-cp "$MMT_TOP"/tests/guest/*.sh "$work/mmt/"
+# the scenarios and their helpers; the guest jobs that are not tests (demo,
+# bench cells, exploration, calibration, a shell)
+cp "$MMT_TOP"/tests/guest/*.sh "$MMT_TOP"/scripts/guest/*.sh "$work/mmt/"
 cp "$MMT_TOP/tests/guest/init" "$work/init"
 chmod +x "$work/init" "$work"/mmt/*.sh
 (cd "$work" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"

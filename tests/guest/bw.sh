@@ -34,8 +34,7 @@ b0=$(cat /sys/devices/system/node/node0/$I); b1=$(cat /sys/devices/system/node/n
 want=$((10000 * b0 / (b0 + b1)))
 modprobe mm_tiering enabled=Y mode=bandwidth
 sleep 2
-tgt=$(awk '/^pair=0 mode=bandwidth/ { for (i = 1; i <= NF; i++) { split($i, kv, "=")
-	if (kv[1] == "share_target") print kv[2] } }' $P/status)
+tgt=$(status_kv 'pair=0 mode=bandwidth' share_target)
 [ -n "$tgt" ] && [ "$tgt" -ge "$want" ] && [ "$tgt" -le $((want + 1)) ]
 check bw_default_share_from_hmat $? "HMAT read bandwidth node0 $b0, node1 $b1 MB/s: expected $want bp, share_target=$tgt"
 tgt=${tgt:-$want}
@@ -51,7 +50,7 @@ sleep 52
 damon=
 for i in 1 2 3 4 5 6 7 8 9; do
 	sleep 2
-	damon="$damon $(sed -n 's/^pair=0 mode=bandwidth share=\([0-9]*\).*/\1/p' $P/status)"
+	damon="$damon $(status_kv 'pair=0 mode=bandwidth' share)"
 done
 med=$(echo $damon | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 info "bandwidth mode at 70 s: $(grep '^pair=0 mode' $P/status)"

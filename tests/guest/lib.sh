@@ -31,11 +31,19 @@ node_bp() {
 # param_node PARAM NID: the value for NID of a "nid:value ..." parameter
 param_node() { tr ' ' '\n' < "$P/$1" | awk -F: -v n="$2" '$1 == n { print $2 }'; }
 
-# status_field NID FIELD: FIELD=value of NID's line of the status parameter
-status_field() {
-	awk -v n="node=$1" -v f="$2" '$1 == n {
-		for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$P/status"
+# status_kv PREFIX KEY: value of KEY= in the first status line that starts
+# with PREFIX ("node=1 ", "pair=0 mode=bandwidth", "running=")
+status_kv() {
+	awk -v p="$1" -v k="$2" 'index($0, p) == 1 {
+		for (i = 1; i <= NF; i++) { split($i, kv, "=")
+			if (kv[1] == k) { print kv[2]; exit } } }' "$P/status"
 }
+
+# status_field NID FIELD: FIELD=value of NID's node line of status
+status_field() { status_kv "node=$1 " "$2"; }
+
+# cmdline_arg NAME: the value of mmt.NAME= on the kernel command line
+cmdline_arg() { sed -n "s/.*mmt\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 
 # kdamonds: pids of all kdamond threads, one a line
 kdamonds() {

@@ -11,13 +11,13 @@
 . /mmt/lib.sh
 plan 4
 quiet_neighbours
-scale=$(sed -n 's/.*mmt\.scale=\([0-9]*\).*/\1/p' /proc/cmdline)
+scale=$(cmdline_arg scale)
 scale=${scale:-1}
 # rounds, bounded in time too (TCG: a round is a module load, kprobe lookups
 # and up to two kdamond starts); at least MIN_ROUNDS must run
 # (the sanitizer kernel, several times slower, passes mmt.min_rounds=)
 rounds=$((200 * scale)) secs=$((150 * scale))
-MIN_ROUNDS=$(sed -n 's/.*mmt\.min_rounds=\([0-9]*\).*/\1/p' /proc/cmdline)
+MIN_ROUNDS=$(cmdline_arg min_rounds)
 MIN_ROUNDS=${MIN_ROUNDS:-30}
 
 # a short pause between writes: a busy loop would starve the test itself

@@ -20,7 +20,7 @@
 . /mmt/lib.sh
 plan 9
 quiet_neighbours
-scale=$(sed -n 's/.*mmt\.scale=\([0-9]*\).*/\1/p' /proc/cmdline)
+scale=$(cmdline_arg scale)
 scale=${scale:-1}
 D=/sys/kernel/debug
 info "kernel $(uname -r); scale $scale"

@@ -2,9 +2,8 @@
 # Exploration (not a test): one workload run under one mode, given on the
 # kernel command line: mmt.ctl=Y|N|none mmt.wl=tierload,args,comma,separated
 . /mmt/lib.sh
-arg() { sed -n "s/.*mmt\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
-CTL=$(arg ctl)
-WL=$(arg wl | tr ',' ' ')
+CTL=$(cmdline_arg ctl)
+WL=$(cmdline_arg wl | tr ',' ' ')
 quiet_neighbours
 [ "$CTL" = none ] || modprobe mm_tiering enabled=Y controller="$CTL"
 m0=$(vmstat pgmigrate_success)

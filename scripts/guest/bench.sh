@@ -3,10 +3,9 @@
 # (mmt.policy= mmt.workload= mmt.secs=).  Prints the workload's samples and
 # BENCH lines; scripts/bench.sh turns them into CSV, a table and a plot.
 . /mmt/lib.sh
-arg() { sed -n "s/.*mmt\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
-POLICY=$(arg policy)
-WORKLOAD=$(arg workload)
-SECS=$(arg secs)
+POLICY=$(cmdline_arg policy)
+WORKLOAD=$(cmdline_arg workload)
+SECS=$(cmdline_arg secs)
 SECS=${SECS:-60}
 
 # DAMON sysfs: write FILE VALUE under the admin tree
