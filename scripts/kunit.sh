@@ -34,6 +34,10 @@ grep -q 'mm/mm_tiering/Kconfig' "$MMT_SRC/mm/Kconfig" ||
 build=$MMT_CACHE/uml-$MMT_SRCVER
 log=$MMT_TOP/build/kunit.log
 mkdir -p "$build" "$(dirname "$log")"
+# the overlay's objects are always rebuilt: make compares the links'
+# targets by time, and a checkout older than the last build (another clone,
+# a file put back) would otherwise run the last build's tests
+rm -rf "$build/mm/mm_tiering"
 cd "$MMT_SRC" || exit 1
 python3 tools/testing/kunit/kunit.py run --kunitconfig="$MMT_TOP/kunit" \
 	--build_dir="$build" --jobs="$(nproc)" >"$log" 2>&1
