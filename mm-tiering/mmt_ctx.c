@@ -60,20 +60,15 @@ static struct damos *mmt_new_scheme(bool promote, int target,
 	};
 	struct damos_quota quota = {
 		/*
-		 * The budget is charged per 100 ms rather than per second, so
-		 * the on/off goal tuner overshoots a goal by at most a tenth
-		 * of a second's budget (20 MiB at 200 MiB/s).
+		 * Capacity mode charges the budget per 100 ms rather than per
+		 * second, so the on/off goal tuner overshoots a goal by at
+		 * most a tenth of a second's budget (20 MiB at 200 MiB/s);
+		 * bandwidth mode's distribution schemes per MMT_BW_RESET_MS,
+		 * as often as their goal is read.
 		 */
 		.reset_interval = reset_ms,
-		/*
-		 * per 100 ms also for bandwidth mode's 1 s reset: its budget
-		 * of a whole second at the start (before the controller sizes
-		 * it) made node_eligible_mem_bp read 0 and the split drift to
-		 * 6496-6702 for 7347 (issue 10 asks for the whole second with
-		 * controller=N: not done)
-		 */
-		.sz = mmt_quota_bytes(cfg->quota_mb_per_s,
-				      MMT_QUOTA_INTERVAL_MS),
+		/* the whole budget of one reset interval */
+		.sz = mmt_quota_bytes(cfg->quota_mb_per_s, reset_ms),
 		.weight_sz = 0,
 		.weight_nr_accesses = 100,
 		.weight_age = 100,
