@@ -15,10 +15,13 @@
 #   3. the restart that follows: enabled=Y runs every node again;
 #   4. the rmmod/enabled race of race.sh, shorter;
 #   5. bad inputs that the setters must refuse (upper_share_bp around the
-#      bandwidth deadband) and a bandwidth-mode commit under load.
+#      bandwidth deadband) and a bandwidth-mode commit under load;
+#   6. a kdamond that stops by itself at start-up (failslab aimed at
+#      kdamond_fn by its stack-trace filter): enabled reads N, status says
+#      which node and why, enabled=Y restarts every node.
 # mmt.scale=N on the kernel command line multiplies the counts.
 . /mmt/lib.sh
-plan 9
+plan 10
 quiet_neighbours
 scale=$(cmdline_arg scale)
 scale=${scale:-1}
@@ -106,6 +109,39 @@ done
 check commit_storm_all_or_nothing $? "$writes commits, $injected faults injected: $ok applied, $refused refused with the old goals on every node, $stopped stopped a kdamond (restarted), $mixed mixed"
 [ "$(cat $P/enabled)" = Y ] && [ "$(kdamonds | wc -l)" -eq 2 ]
 check restart_after_storm $? "enabled=$(cat $P/enabled) kdamonds=$(kdamonds | wc -l)"
+
+# 6. a kdamond that stops by itself: its first allocation (kdamond_fn's
+# score histogram, after damon_start() returned) fails
+F=$D/failslab
+ks=$(awk '$3 == "kdamond_fn" { print $1; exit }' /proc/kallsyms)
+ke=$(sort /proc/kallsyms | awk -v s="$ks" 'f && $1 != s { print $1; exit }
+	$1 == s { f = 1 }')
+echo N > $P/enabled
+if [ -n "$ks" ] && [ -n "$ke" ] && [ -e $F/require-start ]; then
+	echo N > $F/task-filter
+	echo N > $F/ignore-gfp-wait
+	echo 0 > $F/verbose
+	echo 0x$ks > $F/require-start
+	echo 0x$ke > $F/require-end
+	echo 1 > $F/times
+	echo 100 > $F/probability
+	echo Y > $P/enabled
+	rc=$?
+	sleep 2
+	st=$(cat $P/enabled)
+	why=$(grep -o 'node=[0-9]* .*state=kdamond_exited err=[-0-9]*' $P/status |
+		sed 's/ tier.*state=/ state=/')
+	echo 0 > $F/probability
+	echo 0 > $F/require-start
+	echo 18446744073709551615 > $F/require-end
+	echo Y > $P/enabled
+	[ $rc -eq 0 ] && [ "$st" = N ] && [ -n "$why" ] &&
+		[ "$(cat $P/enabled)" = Y ] && [ "$(kdamonds | wc -l)" -eq 2 ]
+	check kdamond_exit_reported $? "fault in kdamond_fn (0x$ks..0x$ke): write rc=$rc, enabled then $st, status: ${why:-no node stopped}; after enabled=Y: $(cat $P/enabled), kdamonds $(kdamonds | wc -l)"
+else
+	echo Y > $P/enabled
+	fail kdamond_exit_reported "no kdamond_fn in /proc/kallsyms or no failslab stack filter (CONFIG_FAULT_INJECTION_STACKTRACE_FILTER)"
+fi
 
 # 5. bad inputs: refused by the setter, with the reason
 nbad=0
