@@ -41,8 +41,9 @@ timeout_of() {
 	case $1 in
 	phase) echo 900 ;;
 	tiering|steady|bw) echo 600 ;;
-	control|race) echo 400 ;;
-	stress) echo 1500 ;;
+	control) echo 400 ;;
+	race) echo 900 ;;
+	stress) echo 2400 ;;
 	*) echo 300 ;;
 	esac
 }
@@ -163,7 +164,8 @@ if [ -n "$debug" ]; then
 	desc="QEMU TCG, $rel: KASAN, UBSAN, KFENCE, lockdep, kmemleak, fault injection; panic_on_warn=1"
 	MMT_KVER=$rel MMT_KERNEL=$dir/build/arch/x86/boot/bzImage \
 		run_batch debug- "$out/initrd-debug.gz" stress race -- \
-		panic_on_warn=1 "mmt.scale=${MMT_SCALE:-1}" mmt.min_rounds=4
+		panic_on_warn=1 "mmt.scale=${MMT_SCALE:-1}" mmt.min_rounds=4 \
+		mmt.race_secs=600
 fi
 
 if [ -z "${MMT_NO_BENCH:-}" ]; then

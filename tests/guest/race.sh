@@ -15,8 +15,10 @@ scale=$(cmdline_arg scale)
 scale=${scale:-1}
 # rounds, bounded in time too (TCG: a round is a module load, kprobe lookups
 # and up to two kdamond starts); at least MIN_ROUNDS must run
-# (the sanitizer kernel, several times slower, passes mmt.min_rounds=)
-rounds=$((200 * scale)) secs=$((150 * scale))
+# (the sanitizer kernel, several times slower, passes mmt.min_rounds= and
+# mmt.race_secs=: a round took 30 to 50 s there)
+rounds=$((200 * scale)) secs=$(cmdline_arg race_secs)
+secs=$((${secs:-150} * scale))
 MIN_ROUNDS=$(cmdline_arg min_rounds)
 MIN_ROUNDS=${MIN_ROUNDS:-30}
 
