@@ -36,8 +36,9 @@
  *          the stat lock, so a step is applied whole or not yet.
  *
  * The migration budget (quota_mb_per_s) is one for the whole module and is
- * split evenly among the pairs.  Constants and their reasons are below; the
- * laws' model and a worked example are in mmt_ctl.c.
+ * split evenly among the pairs.  The act side's constants (sampling ranges,
+ * age per damping level) are below; the laws' constants, model and worked
+ * examples are in mmt_ctl.c.
  */
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
