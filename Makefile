@@ -2,22 +2,27 @@
 # mm-tiering: out-of-tree build (Kbuild does the kernel side) and the
 # project's commands.  `make` builds against the running kernel's headers, or
 # KDIR=<kernel build dir>.
-ifneq ($(KERNELRELEASE),)
-include $(src)/Kbuild
-else
+# (Kbuild, not this file, is what the kernel's build reads: this file is
+# only run by hand or by DKMS, which passes KERNELRELEASE on its command line.)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PWD := $(shell pwd)
 
 all: modules
 
+# The kernel's features are found by compiling probes against $(KDIR)
+# (conftest/); Kbuild refuses to build without their header.  Run every time:
+# the header is only rewritten when a result changed.
 modules:
+	MAKE="$(MAKE)" sh conftest/conftest.sh $(KDIR) $(PWD)/mm-tiering/mmt_config.h
 	$(MAKE) -C $(KDIR) M=$(PWD) modules
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean 2>/dev/null || \
 		rm -rf *.o *.ko *.mod* .*.cmd modules.order Module.symvers \
 		mm-tiering/*.o mm-tiering/.*.cmd
+	rm -f mm-tiering/mmt_config.h conftest/*.o conftest/.*.cmd \
+		conftest/conftest.log
 	rm -rf build
 
 # Provision the cached toolchain, kernel and QEMU (see scripts/provision.sh).
@@ -50,4 +55,3 @@ checkpatch:
 	bash scripts/checkpatch.sh
 
 .PHONY: all modules clean provision dkms demo check kunit bench checkpatch
-endif

@@ -2,11 +2,19 @@
 /*
  * mm_tiering compatibility: every kernel difference lives here.
  *
- * Features are probed, not versions: Kbuild greps the headers the module is
- * built against and defines MMT_HAVE_* (see the Kbuild file).
+ * Features are probed, not versions: the top Makefile compiles one small
+ * file per API (conftest/NAME.c) against the kernel tree the module is built
+ * for and writes MMT_HAVE_NAME for each that compiled into mmt_config.h.
+ * Adding a difference: a probe file there, its #ifdef here, nowhere else.
  */
 #ifndef _MMT_COMPAT_H
 #define _MMT_COMPAT_H
+
+#if __has_include("mmt_config.h")
+#include "mmt_config.h"
+#else
+#error "mmt_config.h is missing: build with the top Makefile (make KDIR=...), which runs the compile probes"
+#endif
 
 #include <linux/damon.h>
 #include <linux/slab.h>

@@ -435,3 +435,4 @@ module_exit(mm_tiering_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("mm-tiering developers");
 MODULE_DESCRIPTION("DAMON-based memory tiering for DRAM + CXL machines");
+MODULE_VERSION(MMT_VERSION);

@@ -18,7 +18,7 @@ in_root() { "$MMT_TOP/scripts/provision.sh" in-root "$@"; }
 rm -rf "$src"
 mkdir -p "$src"
 cp -r "$MMT_TOP/dkms.conf" "$MMT_TOP/Kbuild" "$MMT_TOP/Makefile" \
-	"$MMT_TOP/mm-tiering" "$src/"
+	"$MMT_TOP/mm-tiering" "$MMT_TOP/conftest" "$src/"
 
 in_root dkms remove -m mm-tiering -v "$ver" --all >/dev/null 2>&1 || true
 in_root dkms add -m mm-tiering -v "$ver" >/dev/null
