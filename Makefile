@@ -29,9 +29,15 @@ clean:
 provision:
 	bash scripts/provision.sh all
 
-# Build through DKMS inside the trixie root against Debian's headers.
+# Build the package, install it with apt inside the trixie root (DKMS builds
+# the module against Debian's headers there) and stage it for the guests.
 dkms:
 	bash scripts/build-dkms.sh
+
+# The mm-tiering-dkms Debian package (dh-dkms), built inside the trixie root:
+# build/deb/mm-tiering-dkms_<version>_all.deb.
+deb:
+	bash scripts/build-deb.sh
 
 # Boot Debian's kernel in QEMU (DRAM + CXL-like node) and show pages moving.
 demo:
@@ -54,4 +60,4 @@ kunit:
 checkpatch:
 	bash scripts/checkpatch.sh
 
-.PHONY: all modules clean provision dkms demo check kunit bench checkpatch
+.PHONY: all modules clean provision dkms deb demo check kunit bench checkpatch

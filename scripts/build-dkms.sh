@@ -1,32 +1,50 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build and install mm_tiering through DKMS inside the trixie root, against
-# Debian's linux-headers-$MMT_KVER, exactly as `dkms install` does on a real
-# host; then stage the resulting /lib/modules tree (depmod run) for the
-# guest initramfs in $MMT_CACHE/stage-$MMT_KVER.
+# Build the mm-tiering-dkms package (build-deb.sh), install it with apt in
+# the trixie root, where Debian's linux-headers-$MMT_KVER are, so that its
+# DKMS postinst builds and installs the module as on a real host; then stage
+# the resulting /lib/modules tree (depmod run) for the guest initramfs in
+# $MMT_CACHE/stage-$MMT_KVER.
 set -euo pipefail
 
 . "$(dirname "$0")/env.sh"
 "$MMT_TOP/scripts/provision.sh" root
 
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$MMT_TOP/dkms.conf")
-src=$MMT_ROOT/usr/src/mm-tiering-$ver
 stage=$MMT_CACHE/stage-$MMT_KVER
 in_root() { "$MMT_TOP/scripts/provision.sh" in-root "$@"; }
+log=$MMT_CACHE/dkms-build-$MMT_KVER.log
 
-rm -rf "$src"
-mkdir -p "$src"
-cp -r "$MMT_TOP/dkms.conf" "$MMT_TOP/Kbuild" "$MMT_TOP/Makefile" \
-	"$MMT_TOP/mm-tiering" "$MMT_TOP/conftest" "$src/"
-
-in_root dkms remove -m mm-tiering -v "$ver" --all >/dev/null 2>&1 || true
-in_root dkms add -m mm-tiering -v "$ver" >/dev/null
-if ! in_root dkms build -m mm-tiering -v "$ver" -k "$MMT_KVER" \
-	>"$MMT_CACHE/dkms-build.log" 2>&1; then
-	cat "$MMT_CACHE/dkms-build.log" >&2
-	cat "$MMT_ROOT"/var/lib/dkms/mm-tiering/"$ver"/*/*/log/make.log >&2 || true
-	exit 1
+# The package, installed the way a user's machine gets it: apt installs the
+# .deb, whose postinst (dh-dkms) adds the source to DKMS and builds and
+# installs it for the root's kernels that have headers.  Reinstalled only
+# when the package changed (the sanitizer kernel's build reuses the root).
+# one output directory per kernel: check.sh builds for two roots at once
+deb=$(MMT_DEB_OUT=$MMT_TOP/build/deb-$MMT_KVER "$MMT_TOP/scripts/build-deb.sh")
+# the .deb's contents, not its build date, decide
+sum=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/src/*' | md5sum)
+st=$(in_root dpkg-query -W -f='${Status}' mm-tiering-dkms 2>/dev/null || true)
+if [ "$st" != "install ok installed" ] ||
+   [ "$(cat "$MMT_ROOT/var/tmp/mmt-deb.installed" 2>/dev/null)" != "$sum" ]; then
+	cp "$deb" "$MMT_ROOT/var/tmp/"
+	{ in_root dpkg --purge mm-tiering-dkms &&
+	  # a copy `dkms add`ed by hand (older versions of this script)
+	  { in_root dkms remove -m mm-tiering -v "$ver" --all || true; } &&
+	  in_root sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		/var/tmp/$(basename "$deb")"; } >"$log" 2>&1 ||
+		{ cat "$log" >&2; exit 1; }
+	echo "$sum" >"$MMT_ROOT/var/tmp/mmt-deb.installed"
+fi
+# a kernel the postinst did not build for (the sanitizer kernel, whose tree
+# is bound at run time): what DKMS's kernel hook does when it is installed
+if ! in_root dkms status -m mm-tiering -v "$ver" -k "$MMT_KVER" | grep -q ': installed'; then
+	if ! in_root dkms install -m mm-tiering -v "$ver" -k "$MMT_KVER" --force \
+		>>"$log" 2>&1; then
+		cat "$log" >&2
+		cat "$MMT_ROOT"/var/lib/dkms/mm-tiering/"$ver"/*/*/log/make.log >&2 || true
+		exit 1
+	fi
 fi
 # compiler warnings are errors for us
 if grep -E 'warning:|error:' \
@@ -34,9 +52,6 @@ if grep -E 'warning:|error:' \
 	echo "build-dkms: the build printed warnings" >&2
 	exit 1
 fi
-in_root dkms install -m mm-tiering -v "$ver" -k "$MMT_KVER" --force \
-	>>"$MMT_CACHE/dkms-build.log" 2>&1 ||
-	{ cat "$MMT_CACHE/dkms-build.log" >&2; exit 1; }
 
 ko=$(ls "$MMT_ROOT"/lib/modules/"$MMT_KVER"/updates/dkms/mm_tiering.ko*)
 # stage inside the root, where depmod is

@@ -4,7 +4,7 @@
 # Provision everything mm-tiering's build and test bench needs on a bare
 # Debian 12 host, cached outside the repository and keyed by version.
 #
-#   scripts/provision.sh [host|root|kernel|source|tarball|kbuild|all]
+#   scripts/provision.sh [host|root|kernel|source|tarball|kbuild|debtools|all]
 #   (all: host, root and kernel)
 #
 # Host tools come from the host's own (bookworm) apt sources.  Debian kernel
@@ -52,9 +52,11 @@ in_root() {
 }
 
 # The Debian mirror the host's own apt uses (the first URI serving its
-# release): the repository names no mirror.
+# release): the repository names no mirror.  MMT_MIRROR overrides it (a site
+# mirror, an apt proxy's URL).
 debian_mirror() {
 	local codename m
+	[ -n "${MMT_MIRROR:-}" ] && { echo "${MMT_MIRROR%/}"; return 0; }
 	codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
 	m=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v c="$codename" '
 		BEGIN { RS = ""; FS = "\n" }
@@ -147,6 +149,20 @@ root_kbuild() {
 	touch "$MMT_ROOT/.mmt-kbuild-ok"
 }
 
+# What building the mm-tiering-dkms package needs (dh-dkms).
+root_debtools() {
+	[ -f "$MMT_ROOT/.mmt-debtools-ok" ] && return 0
+	log "installing debhelper and dh-dkms in the trixie root"
+	local pkgs='debhelper dh-dkms dpkg-dev fakeroot'
+	in_root /bin/sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends $pkgs" >"$MMT_CACHE/root-debtools.log" 2>&1 ||
+		{ in_root apt-get update -qq && in_root /bin/sh -c \
+		"DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends $pkgs" >"$MMT_CACHE/root-debtools.log" 2>&1; } ||
+		{ tail -20 "$MMT_CACHE/root-debtools.log" >&2; exit 1; }
+	touch "$MMT_ROOT/.mmt-debtools-ok"
+}
+
 mkdir -p "$MMT_CACHE"
 what=${1:-all}
 case $what in
@@ -156,7 +172,8 @@ kernel)	host_tools; trixie_root; kernel_image ;;
 source)	host_tools; trixie_root; kernel_source ;;
 tarball) host_tools; trixie_root; source_tarball ;;
 kbuild)	host_tools; trixie_root; root_kbuild ;;
+debtools) host_tools; trixie_root; root_debtools ;;
 all)	host_tools; trixie_root; kernel_image ;;
 in-root) shift; in_root "$@" ;;
-*)	echo "usage: $0 [host|root|kernel|source|tarball|kbuild|all|in-root CMD...]" >&2; exit 2 ;;
+*)	echo "usage: $0 [host|root|kernel|source|tarball|kbuild|debtools|all|in-root CMD...]" >&2; exit 2 ;;
 esac

@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the mm-tiering-dkms package with dh-dkms inside the trixie root:
+# stage only what the package ships (the module's sources, dkms.conf, its
+# docs, debian/), write debian/changelog from dkms.conf's PACKAGE_VERSION
+# (the one place the version lives), dpkg-buildpackage -b.  Prints the .deb's
+# path, left in $MMT_DEB_OUT (default $MMT_TOP/build/deb).
+set -euo pipefail
+
+. "$(dirname "$0")/env.sh"
+"$MMT_TOP/scripts/provision.sh" debtools >&2
+
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$MMT_TOP/dkms.conf")
+in_root() { "$MMT_TOP/scripts/provision.sh" in-root "$@"; }
+work=/var/tmp/mmt-deb
+src=$MMT_ROOT$work/mm-tiering-$ver
+out=${MMT_DEB_OUT:-$MMT_TOP/build/deb}
+
+rm -rf "$MMT_ROOT$work" && mkdir -p "$src/Documentation"
+cp -r "$MMT_TOP"/{dkms.conf,Kbuild,Makefile,LICENSE,README.md,mm-tiering,conftest,debian} \
+	"$src/"
+cp "$MMT_TOP"/Documentation/{admin-guide,damon-symbols}.rst "$src/Documentation/"
+rm -f "$src"/mm-tiering/*.o "$src"/mm-tiering/.*.cmd "$src/mm-tiering/mmt_config.h" \
+	"$src"/conftest/*.o "$src/conftest/conftest.log"
+rev=$(git -C "$MMT_TOP" describe --always --dirty 2>/dev/null || echo unknown)
+cat >"$src/debian/changelog" <<EOC
+mm-tiering ($ver) unstable; urgency=medium
+
+  * Built from the mm-tiering repository at $rev.
+
+ -- mm-tiering developers <mm-tiering@users.noreply.invalid>  $(date -R)
+EOC
+# -d: build-essential (g++ and all) is implied by Debian policy but not
+# needed by an arch-all source package; provision.sh installed the rest
+in_root sh -c "cd $work/mm-tiering-$ver && dpkg-buildpackage -us -uc -b -d" \
+	>"$MMT_CACHE/deb-build-$MMT_KVER.log" 2>&1 ||
+	{ tail -30 "$MMT_CACHE/deb-build-$MMT_KVER.log" >&2; exit 1; }
+mkdir -p "$out"
+rm -f "$out"/*.deb
+cp "$MMT_ROOT$work/mm-tiering-dkms_${ver}_all.deb" "$out/"
+echo "$out/mm-tiering-dkms_${ver}_all.deb"
