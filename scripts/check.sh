@@ -7,11 +7,15 @@
 # it never printed (crash, hang, timeout) counts as failed.  The last line is
 # "N passed, N failed".
 #   scripts/check.sh [scenario...]     (default: all, "debug" (the sanitizer
-#                                      kernel's scenarios), the bench smoke
+#                                      kernel's scenarios), "core" (stock,
+#                                      control, tiering, params and phase on
+#                                      each of $MMT_CORE_KVERS, default
+#                                      7.2.12+deb13-amd64), the bench smoke
 #                                      test, KUnit)
 # Guests run $MMT_JOBS (default 2) at a time.  MMT_NO_KUNIT=1 skips the
 # KUnit run, MMT_NO_BENCH=1 the bench smoke test, MMT_NO_DEBUG=1 the
-# sanitizer kernel; MMT_SCALE=N multiplies the stress suite's counts.
+# sanitizer kernel, MMT_NO_CORE=1 the other kernels; MMT_SCALE=N multiplies
+# the stress suite's counts.
 set -uo pipefail
 
 . "$(dirname "$0")/env.sh"
@@ -29,7 +33,7 @@ die_setup() {
 
 step "provision (cache: $MMT_CACHE)"
 "$MMT_TOP/scripts/provision.sh" all || die_setup provisioning
-step "build and install through DKMS against linux-headers-$MMT_KVER"
+step "build mm-tiering-dkms, install it with apt (DKMS builds against linux-headers-$MMT_KVER)"
 "$MMT_TOP/scripts/build-dkms.sh" || die_setup "the DKMS build"
 "$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd.gz" || die_setup initramfs
 step "a kernel the module does not support yet: DKMS skips it, apt succeeds"
@@ -137,18 +141,61 @@ run_batch() {
 	return 0
 }
 
-# "debug" among the names: the sanitizer kernel's scenarios
-scenarios= debug=
-[ $# -eq 0 ] && set -- stock control tiering params race steady flat phase bw debug
+# "debug" among the names: the sanitizer kernel's scenarios; "core": the core
+# scenarios on the other Debian kernels ($MMT_CORE_KVERS)
+scenarios= debug= core=
+CORE="stock control tiering params phase"
+core_kvers=${MMT_CORE_KVERS-7.2.12+deb13-amd64}
+[ $# -eq 0 ] && set -- stock control tiering params race steady flat phase bw debug core
 for s in "$@"; do
 	case $s in
 	debug) [ -z "${MMT_NO_DEBUG:-}" ] && debug=y ;;
+	core) [ -z "${MMT_NO_CORE:-}" ] && [ -n "$core_kvers" ] && core=y ;;
 	*) scenarios="$scenarios $s" ;;
 	esac
 done
-desc="QEMU TCG, Debian $MMT_KVER, node0 2 CPUs + 1 GiB, node1 CPU-less 1 GiB"
+desc_of() { echo "QEMU TCG, Debian $1, node0 2 CPUs + 1 GiB, node1 CPU-less 1 GiB"; }
+desc=$(desc_of "$MMT_KVER")
 [ -n "$scenarios" ] &&
 	run_batch "" "$out/initrd.gz" $scenarios -- "mmt.scale=${MMT_SCALE:-1}"
+
+# Each other kernel: its own cached root, the package built and installed
+# there by DKMS, its own initramfs.  Runs in the background while the
+# sanitizer kernel builds (another root: no shared state).
+prep_core() {
+	local k
+	for k in $core_kvers; do
+		(export MMT_KVER=$k MMT_ROOT=$MMT_CACHE/trixie-$k/root
+		 "$MMT_TOP/scripts/provision.sh" all &&
+		 "$MMT_TOP/scripts/build-dkms.sh" &&
+		 "$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd-$k.gz") ||
+			{ echo "check: setting up $k failed"; return 1; }
+	done
+}
+# run the core scenarios on every other kernel, one boot at a time
+run_core() {
+	local k s
+	for k in $core_kvers; do
+		for s in $CORE; do
+			MMT_KVER=$k run_one "$s" "$out/$k-$s.log" "$out/initrd-$k.gz" \
+				"mmt.scale=${MMT_SCALE:-1}"
+		done
+	done
+}
+report_core() {
+	local k s
+	for k in $core_kvers; do
+		desc=$(desc_of "$k")
+		for s in $CORE; do
+			step "scenario $k-$s ($desc)"
+			report "$s" "$out/$k-$s.log" "$1"
+		done
+	done
+}
+if [ -n "$core" ]; then
+	prep_core >"$out/core-setup.log" 2>&1 &
+	core_pid=$!
+fi
 
 # The sanitizer kernel: the stress suite must stay silent on it.
 if [ -n "$debug" ]; then
@@ -161,11 +208,42 @@ if [ -n "$debug" ]; then
 	 "$MMT_TOP/scripts/build-dkms.sh" &&
 	 "$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd-debug.gz") ||
 		die_setup "the DKMS build against the debug kernel"
-	desc="QEMU TCG, $rel: KASAN, UBSAN, KFENCE, lockdep, kmemleak, fault injection; panic_on_warn=1"
+fi
+if [ -n "$core" ]; then
+	step "other kernels: $core_kvers (root, mm-tiering-dkms package, initramfs)"
+	wait $core_pid || { cat "$out/core-setup.log"; die_setup "setting up $core_kvers"; }
+	echo "  ready"
+fi
+dbg_args=(panic_on_warn=1 "mmt.scale=${MMT_SCALE:-1}" mmt.min_rounds=4 mmt.race_secs=600)
+dbg_desc="QEMU TCG, ${rel:-}: KASAN, UBSAN, KFENCE, lockdep, kmemleak, fault injection; panic_on_warn=1"
+if [ -n "$debug" ] && [ -n "$core" ]; then
+	# two lanes, one host core each: the stress suite (the longest boot)
+	# in one; the race, then the other kernels' core scenarios in the other
+	start=$(date +%s)
 	MMT_KVER=$rel MMT_KERNEL=$dir/build/arch/x86/boot/bzImage \
-		run_batch debug- "$out/initrd-debug.gz" stress race -- \
-		panic_on_warn=1 "mmt.scale=${MMT_SCALE:-1}" mmt.min_rounds=4 \
-		mmt.race_secs=600
+		run_one stress "$out/debug-stress.log" "$out/initrd-debug.gz" \
+		"${dbg_args[@]}" &
+	lane1=$!
+	MMT_KVER=$rel MMT_KERNEL=$dir/build/arch/x86/boot/bzImage \
+		run_one race "$out/debug-race.log" "$out/initrd-debug.gz" "${dbg_args[@]}"
+	run_core
+	wait $lane1
+	desc=$dbg_desc
+	for s in stress race; do
+		step "scenario debug-$s ($desc)"
+		report "$s" "$out/debug-$s.log" $(( $(date +%s) - start ))
+	done
+	report_core $(( $(date +%s) - start ))
+elif [ -n "$debug" ]; then
+	desc=$dbg_desc
+	MMT_KVER=$rel MMT_KERNEL=$dir/build/arch/x86/boot/bzImage \
+		run_batch debug- "$out/initrd-debug.gz" stress race -- "${dbg_args[@]}"
+elif [ -n "$core" ]; then
+	for k in $core_kvers; do
+		desc=$(desc_of "$k")
+		MMT_KVER=$k run_batch "$k-" "$out/initrd-$k.gz" $CORE -- \
+			"mmt.scale=${MMT_SCALE:-1}"
+	done
 fi
 
 if [ -z "${MMT_NO_BENCH:-}" ]; then
