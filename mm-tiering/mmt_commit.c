@@ -15,6 +15,7 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/pfn.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -190,6 +191,45 @@ static void mmt_clear_knobs(void)
 	spin_unlock(&mmt_stat_lock);
 }
 
+/*
+ * Commit @cfg to every context with the controller stopped (its knobs are
+ * for the contexts it knew) and restarted after; mmt_lock held.
+ */
+static int mmt_commit_cfg(const struct mmt_cfg *cfg)
+{
+	int err;
+
+	mmt_loop_stop();
+	mmt_clear_knobs();
+	err = mmt_commit_all(cfg);
+	if (!err)
+		mmt_running_cfg = *cfg;
+	if (mmt_running_cfg.controller && mmt_running() && mmt_loop_start())
+		pr_err("cannot restart the controller\n");
+	return err;
+}
+
+/*
+ * A node's memory changed (mmt_topology_changed()): every context rebuilt
+ * on the nodes' spans now, with the running inputs; mmt_lock held.
+ */
+int mmt_commit_topology(void)
+{
+	struct mmt_cfg cfg = mmt_running_cfg;
+	int err, i;
+
+	err = mmt_commit_cfg(&cfg);
+	for (i = 0; i < mmt_nr_nodes; i++)
+		pr_info("memory hotplug: node %d: %s [%#llx, %#llx)\n",
+			mmt_nodes[i].nid, err ? "still monitoring the range before" :
+			"now monitoring",
+			(u64)PFN_PHYS(mmt_nodes[i].span_start),
+			(u64)PFN_PHYS(mmt_nodes[i].span_end));
+	if (err)
+		pr_warn("memory hotplug: contexts unchanged (%d)\n", err);
+	return err;
+}
+
 static int mmt_commit_inputs_store(const char *val,
 				   const struct kernel_param *kp)
 {
@@ -213,11 +253,8 @@ static int mmt_commit_inputs_store(const char *val,
 	}
 	mmt_inputs(&cfg);
 	/* the loop restarts on the new inputs; its knobs go with it */
-	mmt_loop_stop();
-	mmt_clear_knobs();
-	err = mmt_commit_all(&cfg);
+	err = mmt_commit_cfg(&cfg);
 	if (!err) {
-		mmt_running_cfg = cfg;
 		pr_info("commit_inputs: used_bp=%lu free_bp=%lu quota=%lu MiB/s controller=%c period=%lu ms mode=%s upper_share_bp=%lu\n",
 			cfg.promote_target_used_bp, cfg.demote_target_free_bp,
 			cfg.quota_mb_per_s, cfg.controller ? 'Y' : 'N',
@@ -226,8 +263,6 @@ static int mmt_commit_inputs_store(const char *val,
 	} else if (mmt_running()) {
 		pr_warn("commit_inputs: the running configuration is unchanged\n");
 	}
-	if (mmt_running_cfg.controller && mmt_running() && mmt_loop_start())
-		pr_err("commit_inputs: cannot restart the controller\n");
 	mutex_unlock(&mmt_lock);
 	return err;
 }

@@ -62,4 +62,12 @@ static inline void mmt_filters_default_allow(struct damos *s)
 #define kzalloc_obj(p) kzalloc(sizeof(p), GFP_KERNEL)
 #endif
 
+/*
+ * The unbound system workqueue was renamed system_dfl_wq (2025);
+ * queueing on system_unbound_wq where both exist logs a deprecation.
+ */
+#ifndef MMT_HAVE_SYSTEM_DFL_WQ
+#define system_dfl_wq system_unbound_wq
+#endif
+
 #endif /* _MMT_COMPAT_H */

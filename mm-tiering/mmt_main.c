@@ -16,7 +16,8 @@
  * mmt_status.c (outputs and status), mmt_loop.c (the controller's observe
  * and act), mmt_ctl.c and mmt_logic.c (pure laws and arithmetic),
  * mmt_ctx.c (building contexts), mmt_hmat.c (HMAT bandwidth), mmt_damon.c
- * (DAMON's unexported symbols).
+ * (DAMON's unexported symbols), mmt_hotplug.c (the memory notifier; what
+ * a change means is decided here, in mmt_topology_changed()).
  *
  * Documentation/admin-guide.rst describes every parameter.
  */
@@ -42,6 +43,7 @@
 #include "mmt_ctx.h"
 #include "mmt_damon.h"
 #include "mmt_hmat.h"
+#include "mmt_hotplug.h"
 #include "mmt_kdamond.h"
 #include "mmt_logic.h"
 #include "mmt_loop.h"
@@ -55,6 +57,8 @@ DEFINE_SPINLOCK(mmt_stat_lock);
 struct mmt_node *mmt_nodes;
 int mmt_nr_nodes;
 struct mmt_cfg mmt_running_cfg;
+/* the nodes with memory when the running contexts were started */
+static nodemask_t mmt_mem_nodes;
 
 /*
  * Where the module is in its life, under mmt_lock.  The parameter files
@@ -233,6 +237,8 @@ static int mmt_build_nodes(const struct mmt_plan *plan,
 			n->ctx = NULL;
 			return err;
 		}
+		n->span_start = node_start_pfn(nid);
+		n->span_end = node_end_pfn(nid);
 		ctxs[mmt_nr_nodes++] = n->ctx;
 		mmt_explain_goals(n, cfg);
 	}
@@ -305,6 +311,7 @@ static int mmt_start(void)
 	if (err)
 		goto out_free;
 	mmt_running_cfg = cfg;
+	mmt_mem_nodes = node_states[N_MEMORY];
 	if (cfg.controller) {
 		err = mmt_loop_start();
 		if (err)
@@ -337,6 +344,67 @@ static int mmt_turn(bool on)
 }
 
 static bool enabled __read_mostly;
+
+/*
+ * Record the spans the nodes' contexts are built on; true if any differs
+ * from what the kernel says now.  mmt_lock held.
+ */
+bool mmt_spans_update(void)
+{
+	bool changed = false;
+	int i;
+
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = &mmt_nodes[i];
+		unsigned long start = node_start_pfn(n->nid);
+		unsigned long end = node_end_pfn(n->nid);
+
+		if (n->span_start == start && n->span_end == end)
+			continue;
+		changed = true;
+		n->span_start = start;
+		n->span_end = end;
+	}
+	return changed;
+}
+
+/*
+ * Memory was onlined or offlined (mmt_hotplug.c, after the fact).  Asked
+ * to run (enabled=Y) but nothing started, for want of a CPU-less node with
+ * memory: start.  Running, and the set of nodes with memory changed: start
+ * again on the new topology.  Running, and a node's span changed: every
+ * context rebuilt on the new spans and committed (mmt_commit.c), all or
+ * none; a node left with no memory keeps its context until the set of
+ * memory nodes says it is gone.
+ */
+void mmt_topology_changed(void)
+{
+	nodemask_t now = node_states[N_MEMORY];
+
+	mutex_lock(&mmt_lock);
+	if (mmt_life != MMT_LIVE || !enabled)
+		goto out;
+	if (!mmt_nodes) {
+		if (!mmt_start())
+			pr_info("memory hotplug: memory nodes %*pbl: started\n",
+				nodemask_pr_args(&now));
+		goto out;
+	}
+	if (!mmt_running())
+		goto out;
+	if (!nodes_equal(now, mmt_mem_nodes)) {
+		pr_info("memory hotplug: memory nodes %*pbl, were %*pbl: starting again on the new topology\n",
+			nodemask_pr_args(&now),
+			nodemask_pr_args(&mmt_mem_nodes));
+		mmt_teardown();
+		mmt_start();
+		goto out;
+	}
+	if (mmt_spans_update())
+		mmt_commit_topology();
+out:
+	mutex_unlock(&mmt_lock);
+}
 
 static int mmt_enabled_store(const char *val, const struct kernel_param *kp)
 {
@@ -402,6 +470,8 @@ static int __init mm_tiering_init(void)
 		mmt_hmat_refresh();
 	if (!err)
 		mmt_status_debugfs_create();
+	if (!err)
+		err = mmt_hotplug_register();
 	mutex_lock(&mmt_lock);
 	mmt_life = err ? MMT_GONE : MMT_LIVE;
 	if (!err && enabled) {
@@ -414,13 +484,16 @@ static int __init mm_tiering_init(void)
 	}
 	mutex_unlock(&mmt_lock);
 	/* a reader of the file may hold mmt_lock: removed without it */
-	if (err)
+	if (err) {
+		mmt_hotplug_unregister();
 		mmt_status_debugfs_remove();
+	}
 	return err;
 }
 
 static void __exit mm_tiering_exit(void)
 {
+	mmt_hotplug_unregister();
 	mmt_status_debugfs_remove();
 	mutex_lock(&mmt_lock);
 	mmt_life = MMT_GONE;

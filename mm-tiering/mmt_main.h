@@ -14,5 +14,10 @@ struct mmt_node;
 bool mmt_running(void);
 void mmt_node_stopped(struct mmt_node *n, const char *why, int err);
 int mmt_check_bw_topology(const struct mmt_cfg *cfg);
+bool mmt_spans_update(void);
+/* memory hotplug: takes mmt_lock itself */
+void mmt_topology_changed(void);
+/* mmt_commit.c */
+int mmt_commit_topology(void);
 
 #endif /* _MMT_MAIN_H */

@@ -45,7 +45,7 @@ timeout_of() {
 	case $1 in
 	phase) echo 900 ;;
 	tiering|steady|bw) echo 600 ;;
-	control) echo 400 ;;
+	control|hotplug*) echo 400 ;;
 	race) echo 900 ;;
 	stress) echo 2400 ;;
 	*) echo 300 ;;
@@ -58,7 +58,10 @@ timeout_of() {
 run_one() {
 	local s=$1 log=$2 initrd=$3 topo= try
 	shift 3
-	[ "$s" = flat ] && topo=flat
+	case $s in
+	flat) topo=flat ;;
+	hotplug*) topo=hotplug ;;
+	esac
 	for try in 1 2; do
 		MMT_TOPO=$topo "$MMT_TOP/scripts/vm.sh" "$initrd" "$s" \
 			"$(timeout_of "$s")" "$@" </dev/null >"$log" 2>&1
@@ -146,7 +149,8 @@ run_batch() {
 scenarios= debug= core=
 CORE="stock control tiering params phase"
 core_kvers=${MMT_CORE_KVERS-7.2.12+deb13-amd64}
-[ $# -eq 0 ] && set -- stock control tiering params race steady flat phase bw debug core
+[ $# -eq 0 ] && set -- stock control tiering params race steady hotplug hotplug_neg \
+	flat phase bw debug core
 for s in "$@"; do
 	case $s in
 	debug) [ -z "${MMT_NO_DEBUG:-}" ] && debug=y ;;

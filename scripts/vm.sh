@@ -10,7 +10,9 @@
 # (MMT_LOGLEVEL, default 5): info lines stay in dmesg, where the scripts read
 # them; a serial console printing every enable under TCG slows a stress loop
 # to a crawl.  MMT_KERNEL=bzImage boots another kernel (the
-# sanitizer kernel of scripts/debug-kernel.sh).
+# sanitizer kernel of scripts/debug-kernel.sh).  MMT_TOPO=hotplug: node1
+# has 256 MiB at boot plus a 768 MiB pc-dimm that the guest finds offline
+# (memhp_default_state=offline) and onlines itself while a test runs.
 #   scripts/vm.sh INITRD SCRIPT [TIMEOUT_S] [extra kernel args...]
 set -euo pipefail
 
@@ -19,6 +21,17 @@ initrd=$1 script=$2 tmo=${3:-600}
 shift 3 || shift $#
 kernel=${MMT_KERNEL:-$MMT_KDIR/usr/lib/modules/$MMT_KVER/vmlinuz}
 
+mem=(-m 2G -object memory-backend-ram,id=m0,size=1G
+     -object memory-backend-ram,id=m1,size=1G)
+extra=
+if [ "${MMT_TOPO:-}" = hotplug ]; then
+	mem=(-m 1280M,slots=2,maxmem=4G
+	     -object memory-backend-ram,id=m0,size=1G
+	     -object memory-backend-ram,id=m1,size=256M
+	     -object memory-backend-ram,id=hp0,size=768M
+	     -device pc-dimm,id=dimm0,memdev=hp0,node=1)
+	extra=memhp_default_state=offline
+fi
 if [ "${MMT_TOPO:-}" = flat ]; then
 	# one socket per node, or the kernel warns that CPUs sharing a cache
 	# sit on different nodes
@@ -36,10 +49,8 @@ else
 fi
 
 exec timeout --foreground -k 5 "$tmo" qemu-system-x86_64 \
-	-accel "tcg,thread=${MMT_TCG_THREAD:-single}" -cpu max -m 2G \
-	-object memory-backend-ram,id=m0,size=1G \
-	-object memory-backend-ram,id=m1,size=1G \
-	"${numa[@]}" \
+	-accel "tcg,thread=${MMT_TCG_THREAD:-single}" -cpu max \
+	"${mem[@]}" "${numa[@]}" \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 loglevel=${MMT_LOGLEVEL:-5} panic=-1 mmt.script=$script $*" \
+	-append "console=ttyS0 loglevel=${MMT_LOGLEVEL:-5} panic=-1 mmt.script=$script $extra $*" \
 	-display none -serial stdio -monitor none -no-reboot

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _MMT_HOTPLUG_H
+#define _MMT_HOTPLUG_H
+
+int mmt_hotplug_register(void);
+void mmt_hotplug_unregister(void);
+
+#endif /* _MMT_HOTPLUG_H */

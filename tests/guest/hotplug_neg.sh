@@ -1,0 +1,3 @@
+#!/bin/sh
+# Negative control of hotplug.sh: the module loaded with hotplug=N.
+NEG=1 . /mmt/hotplug.sh
