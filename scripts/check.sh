@@ -60,6 +60,7 @@ run_one() {
 	shift 3
 	case $s in
 	flat) topo=flat ;;
+	hotplug_new) topo=hotplug_new ;;
 	hotplug*) topo=hotplug ;;
 	esac
 	for try in 1 2; do
@@ -150,12 +151,24 @@ scenarios= debug= core=
 CORE="stock control tiering params phase"
 core_kvers=${MMT_CORE_KVERS-7.2.12+deb13-amd64}
 [ $# -eq 0 ] && set -- stock control tiering params race steady hotplug hotplug_neg \
-	flat phase bw debug core
+	hotplug_new flat phase bw debug core
 for s in "$@"; do
 	case $s in
 	debug) [ -z "${MMT_NO_DEBUG:-}" ] && debug=y ;;
 	core) [ -z "${MMT_NO_CORE:-}" ] && [ -n "$core_kvers" ] && core=y ;;
-	*) scenarios="$scenarios $s" ;;
+	esac
+done
+# With both, the second lane beside the stress suite has time left after the
+# race and the core scenarios: these stock-kernel scenarios run there.
+LANE2=" hotplug_new " lane2=
+for s in "$@"; do
+	case $s in
+	debug|core) ;;
+	*)	if [ -n "$debug" ] && [ -n "$core" ] && [ "${LANE2#* "$s" }" != "$LANE2" ]; then
+			lane2="$lane2 $s"
+		else
+			scenarios="$scenarios $s"
+		fi ;;
 	esac
 done
 desc_of() { echo "QEMU TCG, Debian $1, node0 2 CPUs + 1 GiB, node1 CPU-less 1 GiB"; }
@@ -231,6 +244,9 @@ if [ -n "$debug" ] && [ -n "$core" ]; then
 	MMT_KVER=$rel MMT_KERNEL=$dir/build/arch/x86/boot/bzImage \
 		run_one race "$out/debug-race.log" "$out/initrd-debug.gz" "${dbg_args[@]}"
 	run_core
+	for s in $lane2; do
+		run_one "$s" "$out/$s.log" "$out/initrd.gz" "mmt.scale=${MMT_SCALE:-1}"
+	done
 	wait $lane1
 	desc=$dbg_desc
 	for s in stress race; do
@@ -238,6 +254,11 @@ if [ -n "$debug" ] && [ -n "$core" ]; then
 		report "$s" "$out/debug-$s.log" $(( $(date +%s) - start ))
 	done
 	report_core $(( $(date +%s) - start ))
+	desc=$(desc_of "$MMT_KVER")
+	for s in $lane2; do
+		step "scenario $s ($desc)"
+		report "$s" "$out/$s.log" $(( $(date +%s) - start ))
+	done
 elif [ -n "$debug" ]; then
 	desc=$dbg_desc
 	MMT_KVER=$rel MMT_KERNEL=$dir/build/arch/x86/boot/bzImage \

@@ -12,7 +12,9 @@
 # to a crawl.  MMT_KERNEL=bzImage boots another kernel (the
 # sanitizer kernel of scripts/debug-kernel.sh).  MMT_TOPO=hotplug: node1
 # has 256 MiB at boot plus a 768 MiB pc-dimm that the guest finds offline
-# (memhp_default_state=offline) and onlines itself while a test runs.
+# (memhp_default_state=offline) and onlines itself while a test runs;
+# MMT_TOPO=hotplug_new: the same without node1's boot memory (node1 has
+# no memory until the guest onlines the DIMM).
 #   scripts/vm.sh INITRD SCRIPT [TIMEOUT_S] [extra kernel args...]
 set -euo pipefail
 
@@ -23,15 +25,24 @@ kernel=${MMT_KERNEL:-$MMT_KDIR/usr/lib/modules/$MMT_KVER/vmlinuz}
 
 mem=(-m 2G -object memory-backend-ram,id=m0,size=1G
      -object memory-backend-ram,id=m1,size=1G)
-extra=
-if [ "${MMT_TOPO:-}" = hotplug ]; then
+extra= node1=memdev=m1,
+case ${MMT_TOPO:-} in
+hotplug_new)
+	mem=(-m 1G,slots=2,maxmem=4G
+	     -object memory-backend-ram,id=m0,size=1G
+	     -object memory-backend-ram,id=hp0,size=768M
+	     -device pc-dimm,id=dimm0,memdev=hp0,node=1)
+	extra=memhp_default_state=offline node1=
+	;;
+hotplug)
 	mem=(-m 1280M,slots=2,maxmem=4G
 	     -object memory-backend-ram,id=m0,size=1G
 	     -object memory-backend-ram,id=m1,size=256M
 	     -object memory-backend-ram,id=hp0,size=768M
 	     -device pc-dimm,id=dimm0,memdev=hp0,node=1)
 	extra=memhp_default_state=offline
-fi
+	;;
+esac
 if [ "${MMT_TOPO:-}" = flat ]; then
 	# one socket per node, or the kernel warns that CPUs sharing a cache
 	# sit on different nodes
@@ -41,7 +52,7 @@ if [ "${MMT_TOPO:-}" = flat ]; then
 else
 	numa=(-machine pc,hmat=on -smp 2
 	      -numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0
-	      -numa node,nodeid=1,memdev=m1,initiator=0
+	      -numa "node,nodeid=1,${node1}initiator=0"
 	      -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=80
 	      -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=72G
 	      -numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=250

@@ -1,0 +1,58 @@
+#!/bin/sh
+# The machine's only CPU-less memory arrives after the module loaded with
+# enabled=Y (issue 12, scenario 2's second half: CXL memory onlined by udev
+# after modules load), then leaves and comes back.  node1 has no memory at
+# boot; its 768 MiB pc-dimm is offline until the guest onlines it.
+. /mmt/lib.sh
+HOT_MB=${HOT_MB:-300}
+BOUND_S=${BOUND_S:-60}
+plan 7
+quiet_neighbours
+
+blocks=$(for b in /sys/devices/system/node/node1/memory[0-9]*; do
+	[ "$(cat "$b/state")" = offline ] && basename "$b"; done)
+nb=$(echo $blocks | wc -w)
+set_blocks() { # set_blocks online_movable|offline: count of blocks in state
+	for b in $blocks; do
+		echo "$1" > "/sys/devices/system/memory/$b/state" || echo "$1 $b failed"
+	done
+	sleep 3
+	for b in $blocks; do cat "/sys/devices/system/memory/$b/state"; done |
+		grep -c "^${1%_movable}\$"
+}
+
+modprobe mm_tiering enabled=Y
+rc=$?
+[ $rc -eq 0 ] && [ "$nb" -ge 1 ] && [ "$(cat $P/enabled)" = N ] &&
+	[ -z "$(kdamonds)" ] && dmesg | grep -q 'mm_tiering: no CPU-less memory node'
+check loaded_nothing_to_tier $? "node1: $nb offline block(s), no memory; modprobe enabled=Y rc=$rc, enabled=$(cat $P/enabled), kdamonds: $(kdamonds | wc -l)"
+
+on=$(set_blocks online_movable)
+[ "$on" -eq "$nb" ] && [ "$(cat $P/enabled)" = Y ] && [ "$(kdamonds | wc -l)" -eq 2 ] &&
+	dmesg | grep -q 'mm_tiering: memory hotplug: memory nodes 0-1: started'
+check started_when_memory_came $? "$on of $nb blocks online; enabled=$(cat $P/enabled), kdamonds: $(kdamonds | wc -l); $(dmesg | grep -o 'memory hotplug: memory nodes.*' | tail -1)"
+
+tierload -H "$HOT_MB" -F 100 -t 75 > /tmp/load.log
+tail -n 3 /tmp/load.log
+awk -v b="$BOUND_S" '
+	/tierload setup/ { split($3, a, "="); hot = a[2] }
+	/tierload t=/ { split($2, t, "="); split($3, u, "=");
+		if (!done && u[2] * 100 >= 90 * hot) { done = 1; at = t[2] } }
+	END { if (done && at <= b * 1000) { print "90% of", hot, "hot pages on node0 after", at, "ms"; exit 0 }
+		print "90% of hot set not on node0 within", b, "s (reached:", done ? at " ms" : "never", ")"; exit 1 }' \
+	/tmp/load.log > /tmp/r1
+check hot_promoted_within_60s $? "$(cat /tmp/r1)"
+grep -q 'tierload verify .* bad_pages=0 ' /tmp/load.log
+check data_intact $? "$(grep 'tierload verify' /tmp/load.log)"
+
+off=$(set_blocks offline)
+[ "$off" -eq "$nb" ] && [ "$(cat $P/enabled)" = N ] && [ -z "$(kdamonds)" ] &&
+	dmesg | grep -q 'mm_tiering: memory hotplug: memory nodes 0, were 0-1'
+check stopped_when_memory_left $? "$off of $nb blocks offline; enabled=$(cat $P/enabled), kdamonds: $(kdamonds | wc -l); $(dmesg | grep -o 'memory hotplug: memory nodes.*' | tail -1)"
+
+on=$(set_blocks online_movable)
+[ "$on" -eq "$nb" ] && [ "$(cat $P/enabled)" = Y ] && [ "$(kdamonds | wc -l)" -eq 2 ]
+check started_again $? "$on of $nb blocks online again; enabled=$(cat $P/enabled), kdamonds: $(kdamonds | wc -l)"
+
+echo N > $P/enabled && rmmod mm_tiering && dmesg_clean >/dev/null
+check clean_exit $? "disabled, removed, dmesg clean"
