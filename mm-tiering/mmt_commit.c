@@ -15,11 +15,11 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
-#include <linux/pfn.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 
 #include "mmt_ctx.h"
 #include "mmt_damon.h"
@@ -211,7 +211,7 @@ static int mmt_commit_cfg(const struct mmt_cfg *cfg)
 
 /*
  * A node's memory changed (mmt_topology_changed()): every context rebuilt
- * on the nodes' spans now, with the running inputs; mmt_lock held.
+ * on the nodes' memory now, with the running inputs; mmt_lock held.
  */
 int mmt_commit_topology(void)
 {
@@ -219,14 +219,19 @@ int mmt_commit_topology(void)
 	int err, i;
 
 	err = mmt_commit_cfg(&cfg);
-	for (i = 0; i < mmt_nr_nodes; i++)
-		pr_info("memory hotplug: node %d: %s [%#llx, %#llx)\n",
-			mmt_nodes[i].nid, err ? "still monitoring the range before" :
-			"now monitoring",
-			(u64)PFN_PHYS(mmt_nodes[i].span_start),
-			(u64)PFN_PHYS(mmt_nodes[i].span_end));
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = &mmt_nodes[i];
+
+		if (!err) {
+			mmt_log_ranges(n, "memory hotplug: ", "now monitoring");
+			continue;
+		}
+		/* not what runs: the next event tries again */
+		memset(&n->ranges, 0, sizeof(n->ranges));
+	}
 	if (err)
-		pr_warn("memory hotplug: contexts unchanged (%d)\n", err);
+		pr_warn("memory hotplug: contexts unchanged (%d): each node monitors what it did\n",
+			err);
 	return err;
 }
 

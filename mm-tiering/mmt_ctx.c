@@ -10,6 +10,7 @@
  * TPP-DAMON recipe of samples/damon/mtier.c, for any number of nodes.
  */
 #include <linux/err.h>
+#include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/numa.h>
@@ -87,22 +88,55 @@ static struct damos *mmt_new_scheme(bool promote, int target,
 			target);
 }
 
-static void mmt_node_range(int nid, struct damon_addr_range *r)
+/**
+ * mmt_node_ranges() - node @nid's online memory as physical address ranges
+ * @nid:	the memory node
+ * @rs:	filled in address order
+ *
+ * Found a memory section at a time over the node's span: holes, offline
+ * memory blocks and other nodes' sections inside the span are not the
+ * node's memory and are left out (DAMON would count them as idle bytes and
+ * the controller as room).  More than MMT_MAX_RANGES: the last one
+ * stretches over the rest.
+ */
+void mmt_node_ranges(int nid, struct mmt_ranges *rs)
 {
-	r->start = PFN_PHYS(node_start_pfn(nid));
-	r->end = PFN_PHYS(node_end_pfn(nid));
+	unsigned long start = node_start_pfn(nid), end = node_end_pfn(nid);
+	unsigned long pfn;
+
+	memset(rs, 0, sizeof(*rs));
+	for (pfn = ALIGN_DOWN(start, PAGES_PER_SECTION); pfn < end;
+	     pfn += PAGES_PER_SECTION) {
+		unsigned long s = max(pfn, start);
+		unsigned long e = min(pfn + PAGES_PER_SECTION, end);
+		struct page *page = pfn_to_online_page(s);
+
+		if (!page || page_to_nid(page) != nid)
+			continue;
+		if (rs->nr && (rs->r[rs->nr - 1].end == PFN_PHYS(s) ||
+			       rs->nr == MMT_MAX_RANGES)) {
+			rs->r[rs->nr - 1].end = PFN_PHYS(e);
+			continue;
+		}
+		rs->r[rs->nr].start = PFN_PHYS(s);
+		rs->r[rs->nr++].end = PFN_PHYS(e);
+	}
 }
 
 /* Reject filters: pages of @skip (already on the target), pages not young. */
-static int mmt_bw_filters(struct damos *s, const struct damon_addr_range *skip)
+static int mmt_bw_filters(struct damos *s, const struct mmt_ranges *skip)
 {
 	struct damos_filter *f;
+	int i;
 
-	f = mmt_call(damos_new_filter)(DAMOS_FILTER_TYPE_ADDR, true, false);
-	if (!f)
-		return -ENOMEM;
-	f->addr_range = *skip;
-	mmt_call(damos_add_filter)(s, f);
+	for (i = 0; i < skip->nr; i++) {
+		f = mmt_call(damos_new_filter)(DAMOS_FILTER_TYPE_ADDR, true,
+					       false);
+		if (!f)
+			return -ENOMEM;
+		f->addr_range = skip->r[i];
+		mmt_call(damos_add_filter)(s, f);
+	}
 	f = mmt_call(damos_new_filter)(DAMOS_FILTER_TYPE_YOUNG, false, false);
 	if (!f)
 		return -ENOMEM;
@@ -113,7 +147,7 @@ static int mmt_bw_filters(struct damos *s, const struct damon_addr_range *skip)
 
 /*
  * Bandwidth mode, the context of lower node @nid: it monitors @nid and its
- * upper node @upper together (one target, both physical spans), so that
+ * upper node @upper together (one target, both nodes' ranges), so that
  * node_eligible_mem_bp -- computed over a context's own regions -- sees the
  * whole hot set.  Two migrate_hot schemes share the hot pattern: one moves
  * hot pages of @nid up until @upper holds its share of them, the other moves
@@ -121,24 +155,29 @@ static int mmt_bw_filters(struct damos *s, const struct damon_addr_range *skip)
  * MMT_BW_DEADBAND_BP of its share, so that at the target neither runs.
  */
 static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
-			  int nid, int upper, const struct mmt_cfg *cfg)
+			  int nid, int upper, const struct mmt_cfg *cfg,
+			  const struct mmt_ranges *r_low)
 {
-	struct damon_addr_range ranges[2], r_low, r_up;
+	struct damon_addr_range ranges[2 * MMT_MAX_RANGES];
+	struct mmt_ranges r_up;
 	struct damos *schemes[2];
 	unsigned long share;
-	int i, err;
+	int i, j, k, err;
 
 	err = mmt_upper_share(upper, nid, cfg, &share);
 	if (err)
 		return err;
-	mmt_node_range(nid, &r_low);
-	mmt_node_range(upper, &r_up);
-	ranges[0] = r_low.start < r_up.start ? r_low : r_up;
-	ranges[1] = r_low.start < r_up.start ? r_up : r_low;
-	if (ranges[0].end > ranges[1].start)
-		return -EINVAL;
-	/* replaces the single-node region set by the caller */
-	err = mmt_call(damon_set_regions)(t, ranges, 2, DAMON_MIN_REGION_SZ);
+	mmt_node_ranges(upper, &r_up);
+	/* both nodes' ranges merged in address order (they never overlap) */
+	for (i = j = k = 0; i < r_low->nr || j < r_up.nr; k++) {
+		if (j == r_up.nr || (i < r_low->nr &&
+				     r_low->r[i].start < r_up.r[j].start))
+			ranges[k] = r_low->r[i++];
+		else
+			ranges[k] = r_up.r[j++];
+	}
+	/* replaces the single-node regions set by the caller */
+	err = mmt_call(damon_set_regions)(t, ranges, k, DAMON_MIN_REGION_SZ);
 	if (err)
 		return err;
 	for (i = 0; i < 2; i++) {
@@ -163,7 +202,7 @@ static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
 			return -ENOMEM;
 		g->nid = up ? upper : nid;
 		mmt_call(damos_add_quota_goal)(&schemes[i]->quota, g);
-		err = mmt_bw_filters(schemes[i], up ? &r_up : &r_low);
+		err = mmt_bw_filters(schemes[i], up ? &r_up : r_low);
 		if (err)
 			return err;
 	}
@@ -251,7 +290,7 @@ static int mmt_capacity_scheme(struct damon_ctx *ctx, int nid, bool promote,
 
 /**
  * mmt_build_ctx() - a paddr DAMON context for node @nid, not started.
- * @nid:	the memory node monitored (its whole physical span)
+ * @nid:	the memory node monitored (its online memory, mmt_node_ranges())
  * @tier:	MMT_TIER_UPPER (demotes) or MMT_TIER_LOWER (promotes)
  * @target:	node that pages migrate to
  * @cfg:	validated inputs
@@ -263,7 +302,7 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 				const struct mmt_cfg *cfg)
 {
 	bool promote = tier == MMT_TIER_LOWER;
-	struct damon_addr_range range;
+	struct mmt_ranges ranges;
 	struct mmt_goals goals;
 	struct damon_target *t;
 	struct damon_attrs attrs;
@@ -291,13 +330,13 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 	if (!t)
 		goto fail;
 	mmt_call(damon_add_target)(ctx, t);
-	mmt_node_range(nid, &range);
-	if (range.start >= range.end ||
-	    mmt_call(damon_set_regions)(t, &range, 1, DAMON_MIN_REGION_SZ))
+	mmt_node_ranges(nid, &ranges);
+	if (!ranges.nr || mmt_call(damon_set_regions)(t, ranges.r, ranges.nr,
+						      DAMON_MIN_REGION_SZ))
 		goto fail;
 
 	if (promote && cfg->bandwidth)
-		err = mmt_bw_schemes(ctx, t, nid, target, cfg);
+		err = mmt_bw_schemes(ctx, t, nid, target, cfg, &ranges);
 	else
 		err = mmt_capacity_scheme(ctx, nid, promote, target, cfg,
 					  &goals);

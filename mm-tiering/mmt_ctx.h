@@ -5,9 +5,9 @@
 #ifndef _MMT_CTX_H
 #define _MMT_CTX_H
 
-#include "mmt_logic.h"
+#include <linux/damon.h>
 
-struct damon_ctx;
+#include "mmt_logic.h"
 
 /* The tunable inputs, as validated by the parameter setters. */
 struct mmt_cfg {
@@ -41,6 +41,15 @@ struct mmt_pages {
 	u64 high;	/* sum of the zones' high watermarks */
 };
 
+/* A node's online memory, at most this many ranges (mmt_node_ranges()). */
+#define MMT_MAX_RANGES		8
+
+struct mmt_ranges {
+	int nr;
+	struct damon_addr_range r[MMT_MAX_RANGES];
+};
+
+void mmt_node_ranges(int nid, struct mmt_ranges *rs);
 void mmt_node_pages(int nid, struct mmt_pages *pages);
 int mmt_node_goals(int nid, const struct mmt_cfg *cfg,
 		   struct mmt_goals *goals);

@@ -190,6 +190,21 @@ static void mmt_explain_goals(struct mmt_node *n, const struct mmt_cfg *cfg)
  * are node_eligible_mem_bp goals of one context): refuse a topology where
  * an upper node is the promotion target of several.  mmt_lock held.
  */
+/* "@pre node N: @what [start, end) ..." in the kernel log; mmt_lock held. */
+void mmt_log_ranges(const struct mmt_node *n, const char *pre,
+		    const char *what)
+{
+	char buf[MMT_MAX_RANGES * 40];
+	struct seq_buf s;
+	int i;
+
+	seq_buf_init(&s, buf, sizeof(buf));
+	for (i = 0; i < n->ranges.nr; i++)
+		seq_buf_printf(&s, " [%#lx, %#lx)", n->ranges.r[i].start,
+			       n->ranges.r[i].end);
+	pr_info("%snode %d: %s%s\n", pre, n->nid, what, seq_buf_str(&s));
+}
+
 int mmt_check_bw_topology(const struct mmt_cfg *cfg)
 {
 	int i, j;
@@ -237,10 +252,10 @@ static int mmt_build_nodes(const struct mmt_plan *plan,
 			n->ctx = NULL;
 			return err;
 		}
-		n->span_start = node_start_pfn(nid);
-		n->span_end = node_end_pfn(nid);
+		mmt_node_ranges(nid, &n->ranges);
 		ctxs[mmt_nr_nodes++] = n->ctx;
 		mmt_explain_goals(n, cfg);
+		mmt_log_ranges(n, "", "monitoring");
 	}
 	return 0;
 }
@@ -346,24 +361,23 @@ static int mmt_turn(bool on)
 static bool enabled __read_mostly;
 
 /*
- * Record the spans the nodes' contexts are built on; true if any differs
- * from what the kernel says now.  mmt_lock held.
+ * Record the memory ranges of the nodes now; true if any differs from
+ * what their contexts were built on.  mmt_lock held.
  */
-bool mmt_spans_update(void)
+bool mmt_ranges_update(void)
 {
 	bool changed = false;
 	int i;
 
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = &mmt_nodes[i];
-		unsigned long start = node_start_pfn(n->nid);
-		unsigned long end = node_end_pfn(n->nid);
+		struct mmt_ranges now;
 
-		if (n->span_start == start && n->span_end == end)
+		mmt_node_ranges(n->nid, &now);
+		if (!memcmp(&now, &n->ranges, sizeof(now)))
 			continue;
 		changed = true;
-		n->span_start = start;
-		n->span_end = end;
+		n->ranges = now;
 	}
 	return changed;
 }
@@ -372,10 +386,10 @@ bool mmt_spans_update(void)
  * Memory was onlined or offlined (mmt_hotplug.c, after the fact).  Asked
  * to run (enabled=Y) but nothing started, for want of a CPU-less node with
  * memory: start.  Running, and the set of nodes with memory changed: start
- * again on the new topology.  Running, and a node's span changed: every
- * context rebuilt on the new spans and committed (mmt_commit.c), all or
- * none; a node left with no memory keeps its context until the set of
- * memory nodes says it is gone.
+ * again on the new topology.  Running, and a node's memory ranges changed:
+ * every context rebuilt on the new ranges and committed (mmt_commit.c),
+ * all or none; a node left with no memory keeps its context until the set
+ * of memory nodes says it is gone.
  */
 void mmt_topology_changed(void)
 {
@@ -400,7 +414,7 @@ void mmt_topology_changed(void)
 		mmt_start();
 		goto out;
 	}
-	if (mmt_spans_update())
+	if (mmt_ranges_update())
 		mmt_commit_topology();
 out:
 	mutex_unlock(&mmt_lock);

@@ -36,8 +36,8 @@ struct mmt_node {
 	int target;
 	struct damon_ctx *ctx;
 	struct damon_call_control report;
-	/* the node's PFN span its context was built on (mmt_lock) */
-	unsigned long span_start, span_end;
+	/* the node's memory its context was built on (mmt_lock) */
+	struct mmt_ranges ranges;
 	/* written by the kdamond, read by getters and the loop; stat lock */
 	struct mmt_scheme_state sch[MMT_NR_SCHEMES];
 	/* bandwidth mode (a lower node's context with two schemes) */
