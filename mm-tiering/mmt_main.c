@@ -364,7 +364,7 @@ static bool enabled __read_mostly;
  * Record the memory ranges of the nodes now; true if any differs from
  * what their contexts were built on.  mmt_lock held.
  */
-bool mmt_ranges_update(void)
+static bool mmt_ranges_update(void)
 {
 	bool changed = false;
 	int i;

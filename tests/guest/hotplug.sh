@@ -22,8 +22,7 @@ movable_free() {
 	awk -v n="Node $1," '$1 " " $2 == n { z = ($4 == "Movable") }
 		z && $1 == "pages" && $2 == "free" { print $3; exit }' /proc/zoneinfo
 }
-blocks=$(for b in /sys/devices/system/node/node1/memory[0-9]*; do
-	[ "$(cat "$b/state")" = offline ] && basename "$b"; done)
+blocks=$(offline_blocks 1)
 nb=$(echo $blocks | wc -w)
 [ "$nb" -ge 1 ]
 check dimm_offline_at_boot $? "node1: $nb offline memory block(s) ($(echo $blocks))"
@@ -31,11 +30,7 @@ check dimm_offline_at_boot $? "node1: $nb offline memory block(s) ($(echo $block
 modprobe mm_tiering enabled=Y ${NEG:+hotplug=N}
 check module_enabled $? "modprobe mm_tiering enabled=Y${NEG:+ hotplug=N}: enabled=$(cat $P/enabled)"
 sleep 20
-for b in $blocks; do
-	echo online_movable > "/sys/devices/system/memory/$b/state" || echo "online $b failed"
-done
-sleep 3
-on=$(for b in $blocks; do cat "/sys/devices/system/memory/$b/state"; done | grep -c '^online$')
+on=$(set_blocks online_movable $blocks)
 seen=$(dmesg | grep -c 'mm_tiering: memory hotplug: node 1: now monitoring')
 if [ -z "$NEG" ]; then
 	[ "$on" -eq "$nb" ] && [ "$seen" -ge 1 ]
@@ -92,11 +87,7 @@ grep -q 'tierload verify .* bad_pages=0 ' /tmp/load.log
 check data_intact $? "$(grep 'tierload verify' /tmp/load.log)"
 # offline the DIMM again, tiering still on: node1's range shrinks back
 if [ -z "$NEG" ]; then
-	for b in $blocks; do
-		echo offline > "/sys/devices/system/memory/$b/state" || echo "offline $b failed"
-	done
-	sleep 3
-	off=$(for b in $blocks; do cat "/sys/devices/system/memory/$b/state"; done | grep -c '^offline$')
+	off=$(set_blocks offline $blocks)
 	ends=$(dmesg | sed -n 's/.*memory hotplug: node 1: now monitoring .*, \(0x[0-9a-f]*\))$/\1/p')
 	e1=$(echo "$ends" | head -1) e2=$(echo "$ends" | tail -1)
 	[ "$off" -eq "$nb" ] && [ -n "$e1" ] && [ $((e2)) -lt $((e1)) ] && [ "$(cat $P/enabled)" = Y ]

@@ -61,4 +61,25 @@ wait_line() { # wait_line PATTERN FILE TIMEOUT_S
 	done
 }
 
+# offline_blocks NID: the node's memory blocks that are offline (a pc-dimm
+# plugged with memhp_default_state=offline)
+offline_blocks() {
+	for b in /sys/devices/system/node/node$1/memory[0-9]*; do
+		[ "$(cat "$b/state")" = offline ] && basename "$b"
+	done
+}
+
+# set_blocks online_movable|offline BLOCK...: write the state of each block,
+# wait 3 s (the module acts 1 s after the last event), print how many are
+# then in that state
+set_blocks() {
+	st=$1; shift
+	for b in "$@"; do
+		echo "$st" > "/sys/devices/system/memory/$b/state" || echo "$st $b failed" >&2
+	done
+	sleep 3
+	for b in "$@"; do cat "/sys/devices/system/memory/$b/state"; done |
+		grep -c "^${st%_movable}\$"
+}
+
 dmesg_clean() { ! dmesg | grep -E 'WARNING|BUG|Oops|Call Trace|general protection'; }
