@@ -9,17 +9,8 @@ BOUND_S=${BOUND_S:-60}
 plan 7
 quiet_neighbours
 
-blocks=$(for b in /sys/devices/system/node/node1/memory[0-9]*; do
-	[ "$(cat "$b/state")" = offline ] && basename "$b"; done)
+blocks=$(offline_blocks 1)
 nb=$(echo $blocks | wc -w)
-set_blocks() { # set_blocks online_movable|offline: count of blocks in state
-	for b in $blocks; do
-		echo "$1" > "/sys/devices/system/memory/$b/state" || echo "$1 $b failed"
-	done
-	sleep 3
-	for b in $blocks; do cat "/sys/devices/system/memory/$b/state"; done |
-		grep -c "^${1%_movable}\$"
-}
 
 modprobe mm_tiering enabled=Y
 rc=$?
@@ -27,12 +18,18 @@ rc=$?
 	[ -z "$(kdamonds)" ] && dmesg | grep -q 'mm_tiering: no CPU-less memory node'
 check loaded_nothing_to_tier $? "node1: $nb offline block(s), no memory; modprobe enabled=Y rc=$rc, enabled=$(cat $P/enabled), kdamonds: $(kdamonds | wc -l)"
 
-on=$(set_blocks online_movable)
+on=$(set_blocks online_movable $blocks)
 [ "$on" -eq "$nb" ] && [ "$(cat $P/enabled)" = Y ] && [ "$(kdamonds | wc -l)" -eq 2 ] &&
 	dmesg | grep -q 'mm_tiering: memory hotplug: memory nodes 0-1: started'
 check started_when_memory_came $? "$on of $nb blocks online; enabled=$(cat $P/enabled), kdamonds: $(kdamonds | wc -l); $(dmesg | grep -o 'memory hotplug: memory nodes.*' | tail -1)"
 
-tierload -H "$HOT_MB" -F 100 -t 75 > /tmp/load.log
+# A fixed 256 MiB cold set, not -F 100: node1 is all ZONE_MOVABLE here, so
+# node0 is the only memory kernel allocations can use, and in one of three
+# runs with node0 filled to 100 MiB free, promotion outran the demotion of
+# the cold set and the OOM killer took tierload (free 2 MiB, below the min
+# watermark).  Open in issue 12/14; this scenario tests the start and stop
+# on memory arrival, with room to promote into.
+tierload -H "$HOT_MB" -C 256 -t 75 > /tmp/load.log
 tail -n 3 /tmp/load.log
 awk -v b="$BOUND_S" '
 	/tierload setup/ { split($3, a, "="); hot = a[2] }
@@ -45,12 +42,12 @@ check hot_promoted_within_60s $? "$(cat /tmp/r1)"
 grep -q 'tierload verify .* bad_pages=0 ' /tmp/load.log
 check data_intact $? "$(grep 'tierload verify' /tmp/load.log)"
 
-off=$(set_blocks offline)
+off=$(set_blocks offline $blocks)
 [ "$off" -eq "$nb" ] && [ "$(cat $P/enabled)" = N ] && [ -z "$(kdamonds)" ] &&
 	dmesg | grep -q 'mm_tiering: memory hotplug: memory nodes 0, were 0-1'
 check stopped_when_memory_left $? "$off of $nb blocks offline; enabled=$(cat $P/enabled), kdamonds: $(kdamonds | wc -l); $(dmesg | grep -o 'memory hotplug: memory nodes.*' | tail -1)"
 
-on=$(set_blocks online_movable)
+on=$(set_blocks online_movable $blocks)
 [ "$on" -eq "$nb" ] && [ "$(cat $P/enabled)" = Y ] && [ "$(kdamonds | wc -l)" -eq 2 ]
 check started_again $? "$on of $nb blocks online again; enabled=$(cat $P/enabled), kdamonds: $(kdamonds | wc -l)"
 
