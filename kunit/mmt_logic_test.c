@@ -116,6 +116,41 @@ static void mmt_goal_score_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mmt_goal_score(1, 0, &score), -EINVAL);
 }
 
+/*
+ * DAMON's interval tuning, reproduced for kernels without it: 100 bytes
+ * sampled 20 times aiming at 4 % make 80 access events the goal.
+ */
+static void mmt_tune_sample_us_test(struct kunit *test)
+{
+	const u64 max_ev = 100 * 20;
+
+	/* nothing seen: twice as long */
+	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(5000, 0, max_ev, 400, 5000,
+						 10000000), 10000UL);
+	/* on the goal: unchanged */
+	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(20000, 80, max_ev, 400, 5000,
+						 10000000), 20000UL);
+	/* half the goal: 1.5 times */
+	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(20000, 40, max_ev, 400, 5000,
+						 10000000), 30000UL);
+	/* 1.5 times the goal: DAMON's rescaled 0.75 */
+	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(20000, 120, max_ev, 400, 5000,
+						 10000000), 15000UL);
+	/* twice the goal or more: half, never less */
+	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(20000, 160, max_ev, 400, 5000,
+						 10000000), 10000UL);
+	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(20000, 2000, max_ev, 400, 5000,
+						 10000000), 10000UL);
+	/* the range holds */
+	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(5000, 2000, max_ev, 400, 5000,
+						 10000000), 5000UL);
+	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(8000000, 0, max_ev, 400, 5000,
+						 10000000), 10000000UL);
+	/* an empty context grows the interval, no division by zero */
+	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(5000, 0, 0, 400, 5000,
+						 10000000), 10000UL);
+}
+
 /* ---- parameter validation ---- */
 
 static void mmt_check_bp_test(struct kunit *test)
@@ -351,6 +386,7 @@ static struct kunit_case mmt_math_cases[] = {
 	KUNIT_CASE_PARAM(mmt_bp_apply_test, bp_apply_gen_params),
 	KUNIT_CASE_PARAM(mmt_quota_bytes_test, quota_gen_params),
 	KUNIT_CASE(mmt_goal_score_test),
+	KUNIT_CASE(mmt_tune_sample_us_test),
 	KUNIT_CASE(mmt_bw_shares_test),
 	{}
 };

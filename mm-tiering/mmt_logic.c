@@ -132,6 +132,66 @@ int mmt_goal_score(unsigned long current_value, unsigned long target,
 	return mmt_bp_of(current_value, target, score);
 }
 
+/*
+ * DAMON's feedback loop (damon_feed_loop_next_input() of mm/damon/core.c):
+ * the next input from the last one and a score whose goal is 10000.
+ */
+static unsigned long mmt_feed_loop_next(unsigned long last, unsigned long score)
+{
+	const unsigned long goal = MMT_BP_MAX, min_input = MMT_BP_MAX;
+	unsigned long diff, comp;
+
+	if (score == goal)
+		return last;
+	if (score >= goal * 2)
+		return min_input;
+	diff = score > goal ? score - goal : goal - score;
+	if (last < ULONG_MAX / diff)
+		comp = last * diff / goal;
+	else
+		comp = last / goal * diff;
+	if (score > goal)
+		return max(last - comp, min_input);
+	return last < ULONG_MAX - comp ? last + comp : ULONG_MAX;
+}
+
+/**
+ * mmt_tune_sample_us() - the next sampling interval, as DAMON's own
+ * interval tuning (damon_attrs.intervals_goal, kdamond_tune_intervals())
+ * computes it, for kernels that lack it.
+ * @sample_us:		the sampling interval now
+ * @access_events:	sum over regions of bytes x accesses seen in the last
+ *			aggregation
+ * @max_events:		the same if every sample had seen an access
+ * @goal_bp:		accesses aimed at, in bp of @max_events
+ * @min_us:		floor of the result
+ * @max_us:		ceiling of the result
+ *
+ * Fewer accesses than aimed at lengthen the interval (up to twice), more
+ * shorten it (down to half).
+ *
+ * Return: the sampling interval in [@min_us, @max_us].
+ */
+unsigned long mmt_tune_sample_us(unsigned long sample_us, u64 access_events,
+				 u64 max_events, unsigned long goal_bp,
+				 unsigned long min_us, unsigned long max_us)
+{
+	u64 target = mul_u64_u64_div_u64(max_events, goal_bp, MMT_BP_MAX) ?: 1;
+	unsigned long score, adapt, next;
+
+	/* twice the goal or more all score the same (and cannot overflow) */
+	if (access_events / 2 >= target)
+		score = 2 * MMT_BP_MAX;
+	else
+		score = mul_u64_u64_div_u64(access_events, MMT_BP_MAX, target);
+	adapt = mmt_feed_loop_next(100000000, score) / MMT_BP_MAX;
+	/* DAMON rescales [1, 10000] to [5000, 10000]: never below half */
+	if (adapt <= MMT_BP_MAX)
+		adapt = MMT_BP_MAX / 2 + adapt / 2;
+	next = sample_us * adapt / MMT_BP_MAX;
+	return clamp(next, min_us, max(max_us, min_us));
+}
+
 /**
  * mmt_bw_shares() - split 10000 bp among nodes in proportion to bandwidth.
  * @bw:		per-node bandwidth, any unit (HMAT read bandwidth in MB/s)

@@ -49,6 +49,9 @@ int mmt_effective_goals(unsigned long used_bp, unsigned long free_bp,
 
 int mmt_goal_score(unsigned long current_value, unsigned long target,
 		   unsigned long *score);
+unsigned long mmt_tune_sample_us(unsigned long sample_us, u64 access_events,
+				 u64 max_events, unsigned long goal_bp,
+				 unsigned long min_us, unsigned long max_us);
 int mmt_bw_shares(const u64 *bw, int nr, unsigned long *share_bp);
 
 int mmt_check_bp(unsigned long bp);
