@@ -21,15 +21,20 @@
 
 /*
  * damos_quota->goal_tuner and DAMOS_QUOTA_GOAL_TUNER_TEMPORAL arrived in
- * Linux 7.1.  Without them the quota goal is always tuned by the slow
- * CONSIST feedback loop, and the start is slow.
+ * Linux 7.1: full budget while a goal is unmet, none once it is met.
  */
 #ifdef MMT_HAVE_GOAL_TUNER
+#define MMT_EMULATE_TEMPORAL	false
 static inline void mmt_quota_set_temporal(struct damos_quota *q)
 {
 	q->goal_tuner = DAMOS_QUOTA_GOAL_TUNER_TEMPORAL;
 }
 #else
+/*
+ * Without it, the module gives the CONSIST tuner its state before every
+ * adjustment so that it acts as TEMPORAL does (mmt_quota_temporal()).
+ */
+#define MMT_EMULATE_TEMPORAL	true
 static inline void mmt_quota_set_temporal(struct damos_quota *q)
 {
 }
@@ -56,6 +61,200 @@ static inline void mmt_filters_default_allow(struct damos *s)
 {
 }
 #endif
+
+/*
+ * Filters: the module uses reject filters only.  6.12's damos_new_filter()
+ * has no @allow (every filter rejects what it matches).
+ */
+#ifdef MMT_HAVE_FILTER_ALLOW
+#define mmt_new_reject_filter(type, matching) \
+	mmt_call(damos_new_filter)(type, matching, false)
+#else
+#define mmt_new_reject_filter(type, matching) \
+	mmt_call(damos_new_filter)(type, matching)
+#endif
+
+/* damon_set_regions() gained the context's minimum region size. */
+#ifdef MMT_HAVE_MIN_REGION_SZ
+#define mmt_set_regions(t, ranges, nr) \
+	mmt_call(damon_set_regions)(t, ranges, nr, DAMON_MIN_REGION_SZ)
+#else
+#define mmt_set_regions(t, ranges, nr) \
+	mmt_call(damon_set_regions)(t, ranges, nr)
+#endif
+
+/*
+ * The sampling interval auto-tuning (damon_attrs.intervals_goal) is absent
+ * from 6.12: there the module's kdamond work tunes the interval the same
+ * way (MMT_TUNE_INTERVALS: mmt_tune_intervals() in mmt_kdamond.c).
+ */
+#ifdef MMT_HAVE_INTERVALS_GOAL
+#define MMT_TUNE_INTERVALS	false
+static inline void mmt_attrs_intervals_goal(struct damon_attrs *a,
+					    unsigned int access_bp,
+					    unsigned int aggrs,
+					    unsigned long min_us,
+					    unsigned long max_us)
+{
+	a->intervals_goal.access_bp = access_bp;
+	a->intervals_goal.aggrs = aggrs;
+	a->intervals_goal.min_sample_us = min_us;
+	a->intervals_goal.max_sample_us = max_us;
+}
+
+static inline void mmt_attrs_sampling_range(struct damon_attrs *a,
+					    unsigned long min_us,
+					    unsigned long max_us)
+{
+	a->intervals_goal.min_sample_us = min_us;
+	a->intervals_goal.max_sample_us = max_us;
+}
+
+/* a commit keeps the tuned intervals; count the samples anew */
+static inline void mmt_attrs_restart_samples(struct damon_attrs *a)
+{
+	a->aggr_samples = 0;
+}
+#else
+#define MMT_TUNE_INTERVALS	true
+static inline void mmt_attrs_intervals_goal(struct damon_attrs *a,
+					    unsigned int access_bp,
+					    unsigned int aggrs,
+					    unsigned long min_us,
+					    unsigned long max_us)
+{
+}
+
+static inline void mmt_attrs_sampling_range(struct damon_attrs *a,
+					    unsigned long min_us,
+					    unsigned long max_us)
+{
+}
+
+static inline void mmt_attrs_restart_samples(struct damon_attrs *a)
+{
+}
+#endif
+
+/*
+ * Quota goals about a node.  Where DAMON measures a node's used or free
+ * memory (DAMOS_QUOTA_NODE_MEM_{USED,FREE}_BP) or a node's share of the
+ * eligible memory (DAMOS_QUOTA_NODE_ELIGIBLE_MEM_BP) itself, the goal names
+ * the node; where it does not (6.12), the goal is a USER_INPUT goal whose
+ * current value the module's kdamond work sets before every quota
+ * adjustment (MMT_FEED_NODE_MEM, MMT_FEED_ELIGIBLE: mmt_kdamond.c).
+ */
+enum mmt_goal_metric {
+	MMT_GOAL_USED_BP,
+	MMT_GOAL_FREE_BP,
+	MMT_GOAL_ELIGIBLE_BP,
+};
+
+#ifdef MMT_HAVE_NODE_MEM_GOALS
+#define MMT_FEED_NODE_MEM	false
+#else
+#define MMT_FEED_NODE_MEM	true
+#endif
+#ifdef MMT_HAVE_NODE_ELIGIBLE_GOAL
+#define MMT_FEED_ELIGIBLE	false
+#else
+#define MMT_FEED_ELIGIBLE	true
+#endif
+
+static inline enum damos_quota_goal_metric
+mmt_goal_damos_metric(enum mmt_goal_metric m)
+{
+	switch (m) {
+#ifdef MMT_HAVE_NODE_MEM_GOALS
+	case MMT_GOAL_USED_BP:
+		return DAMOS_QUOTA_NODE_MEM_USED_BP;
+	case MMT_GOAL_FREE_BP:
+		return DAMOS_QUOTA_NODE_MEM_FREE_BP;
+#endif
+#ifdef MMT_HAVE_NODE_ELIGIBLE_GOAL
+	case MMT_GOAL_ELIGIBLE_BP:
+		return DAMOS_QUOTA_NODE_ELIGIBLE_MEM_BP;
+#endif
+	default:
+		return DAMOS_QUOTA_USER_INPUT;
+	}
+}
+
+#ifdef MMT_HAVE_NODE_MEM_GOALS
+static inline void mmt_goal_set_nid(struct damos_quota_goal *g, int nid)
+{
+	g->nid = nid;
+}
+#else
+static inline void mmt_goal_set_nid(struct damos_quota_goal *g, int nid)
+{
+}
+#endif
+
+/*
+ * Bytes that passed the ops filters but were not applied (migration
+ * failed); 6.12 does not count the bytes that passed: -EOPNOTSUPP.
+ */
+#ifdef MMT_HAVE_STAT_FILTER_PASSED
+static inline long mmt_stat_failed(const struct damos_stat *st)
+{
+	if (st->sz_ops_filter_passed < st->sz_applied)
+		return 0;
+	return st->sz_ops_filter_passed - st->sz_applied;
+}
+#else
+static inline long mmt_stat_failed(const struct damos_stat *st)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+/*
+ * The quota goals of scheme @s.  6.12's damos_for_each_quota_goal() does
+ * not parenthesize its argument (&s->quota does not compile there).
+ */
+#define mmt_for_each_goal(g, s) \
+	list_for_each_entry(g, &(s)->quota.goals, list)
+
+/*
+ * Make the CONSIST tuner act as TEMPORAL, before DAMON's next quota
+ * adjustment: from a feedback state of "unbounded" it stays there while a
+ * goal is unmet (the effective quota is then the scheme's size quota), from
+ * its minimum (one byte: nothing is applied) it stays there once one is met.
+ */
+static inline void mmt_quota_temporal(struct damos *s)
+{
+	struct damos_quota_goal *g;
+	bool met = false;
+
+	mmt_for_each_goal(g, s)
+		met |= g->current_value >= g->target_value;
+	s->quota.esz_bp = met ? 10000 : ULONG_MAX;
+}
+
+/*
+ * The module's work in each kdamond (mmt_report_fn()) runs after every
+ * sample: a repeated damon_call() where the kernel has it, the context's
+ * after_sampling callback on 6.12.  Set up with mmt_hook_prepare() before
+ * damon_start(), armed with mmt_hook_start() after it.  A non-zero return
+ * of the work stops the kdamond on 6.12; damon_call() ignores it (there a
+ * failed commit marks the context maybe_corrupted, which stops it).
+ */
+#ifdef MMT_HAVE_DAMON_CALL
+#define MMT_HOOK_NAME	"damon_call"
+struct mmt_hook {
+	struct damon_call_control call;
+};
+#else
+#define MMT_HOOK_NAME	"after_sampling"
+struct mmt_hook {
+	int (*fn)(void *data);
+	void *data;
+};
+#endif
+void mmt_hook_prepare(struct damon_ctx *ctx, struct mmt_hook *h,
+		      int (*fn)(void *data), void *data);
+void mmt_hook_start(struct damon_ctx *ctx, struct mmt_hook *h);
 
 /* kzalloc_obj() arrived in Linux 7.0; GFP_KERNEL is its default. */
 #ifndef MMT_HAVE_KZALLOC_OBJ

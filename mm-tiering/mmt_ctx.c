@@ -26,17 +26,6 @@ static const struct damon_attrs mmt_attrs = {
 	.aggr_interval = 100 * USEC_PER_MSEC,
 	.ops_update_interval = 1 * USEC_PER_SEC,
 	/*
-	 * Auto-tune sampling and aggregation intervals aiming at 4 % observed
-	 * accesses within 3 aggregations, sampling in [5 ms, 10 s]: the seed
-	 * recipe's --monitoring_intervals_goal 4% 3 5ms 10s.
-	 */
-	.intervals_goal = {
-		.access_bp = 400,
-		.aggrs = 3,
-		.min_sample_us = MMT_MIN_SAMPLE_US,
-		.max_sample_us = MMT_MAX_SAMPLE_US,
-	},
-	/*
 	 * At least 100 regions, so that one region spans at most 1 % of the
 	 * node.  With mtier's 10, a 1 GiB node has 100 MiB regions: the few
 	 * hot pages left among demoted cold ones are then almost never the
@@ -123,6 +112,28 @@ void mmt_node_ranges(int nid, struct mmt_ranges *rs)
 	}
 }
 
+/**
+ * mmt_bytes_on_node() - bytes of physical range [@start, @end) that are
+ * online memory of node @nid, found a memory section at a time as
+ * mmt_node_ranges() does.  Takes no lock (kdamond context).
+ */
+unsigned long mmt_bytes_on_node(unsigned long start, unsigned long end,
+				int nid)
+{
+	unsigned long pfn = ALIGN_DOWN(PHYS_PFN(start), PAGES_PER_SECTION);
+	unsigned long bytes = 0;
+
+	for (; PFN_PHYS(pfn) < end; pfn += PAGES_PER_SECTION) {
+		unsigned long s = max(PFN_PHYS(pfn), start);
+		unsigned long e = min(PFN_PHYS(pfn + PAGES_PER_SECTION), end);
+		struct page *page = pfn_to_online_page(PHYS_PFN(s));
+
+		if (page && page_to_nid(page) == nid)
+			bytes += e - s;
+	}
+	return bytes;
+}
+
 /* Reject filters: pages of @skip (already on the target), pages not young. */
 static int mmt_bw_filters(struct damos *s, const struct mmt_ranges *skip)
 {
@@ -130,14 +141,13 @@ static int mmt_bw_filters(struct damos *s, const struct mmt_ranges *skip)
 	int i;
 
 	for (i = 0; i < skip->nr; i++) {
-		f = mmt_call(damos_new_filter)(DAMOS_FILTER_TYPE_ADDR, true,
-					       false);
+		f = mmt_new_reject_filter(DAMOS_FILTER_TYPE_ADDR, true);
 		if (!f)
 			return -ENOMEM;
 		f->addr_range = skip->r[i];
 		mmt_call(damos_add_filter)(s, f);
 	}
-	f = mmt_call(damos_new_filter)(DAMOS_FILTER_TYPE_YOUNG, false, false);
+	f = mmt_new_reject_filter(DAMOS_FILTER_TYPE_YOUNG, false);
 	if (!f)
 		return -ENOMEM;
 	mmt_call(damos_add_filter)(s, f);
@@ -177,7 +187,7 @@ static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
 			ranges[k] = r_up.r[j++];
 	}
 	/* replaces the single-node regions set by the caller */
-	err = mmt_call(damon_set_regions)(t, ranges, k, DAMON_MIN_REGION_SZ);
+	err = mmt_set_regions(t, ranges, k);
 	if (err)
 		return err;
 	for (i = 0; i < 2; i++) {
@@ -195,12 +205,12 @@ static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
 		struct damos_quota_goal *g;
 
 		g = mmt_call(damos_new_quota_goal)(
-				DAMOS_QUOTA_NODE_ELIGIBLE_MEM_BP,
+				mmt_goal_damos_metric(MMT_GOAL_ELIGIBLE_BP),
 				(up ? share : MMT_BP_MAX - share) -
 				MMT_BW_DEADBAND_BP);
 		if (!g)
 			return -ENOMEM;
-		g->nid = up ? upper : nid;
+		mmt_goal_set_nid(g, up ? upper : nid);
 		mmt_call(damos_add_quota_goal)(&schemes[i]->quota, g);
 		err = mmt_bw_filters(schemes[i], up ? &r_up : r_low);
 		if (err)
@@ -264,14 +274,13 @@ static int mmt_capacity_scheme(struct damon_ctx *ctx, int nid, bool promote,
 		return -ENOMEM;
 	mmt_call(damon_set_schemes)(ctx, &scheme, 1);
 
-	goal = mmt_call(damos_new_quota_goal)(promote ?
-			DAMOS_QUOTA_NODE_MEM_USED_BP :
-			DAMOS_QUOTA_NODE_MEM_FREE_BP,
+	goal = mmt_call(damos_new_quota_goal)(mmt_goal_damos_metric(promote ?
+			MMT_GOAL_USED_BP : MMT_GOAL_FREE_BP),
 			promote ? goals->used_bp : goals->free_bp);
 	if (!goal)
 		return -ENOMEM;
 	/* promotion fills its target, demotion frees its own node */
-	goal->nid = promote ? target : nid;
+	mmt_goal_set_nid(goal, promote ? target : nid);
 	mmt_call(damos_add_quota_goal)(&scheme->quota, goal);
 
 	/*
@@ -279,8 +288,7 @@ static int mmt_capacity_scheme(struct damon_ctx *ctx, int nid, bool promote,
 	 * the pages that are not young, or those that are (a reject filter
 	 * means the same whatever the unmatched default is)
 	 */
-	filter = mmt_call(damos_new_filter)(DAMOS_FILTER_TYPE_YOUNG, !promote,
-					    false);
+	filter = mmt_new_reject_filter(DAMOS_FILTER_TYPE_YOUNG, !promote);
 	if (!filter)
 		return -ENOMEM;
 	mmt_call(damos_add_filter)(scheme, filter);
@@ -321,6 +329,13 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
 	attrs = mmt_attrs;
+	/*
+	 * Auto-tune sampling and aggregation intervals aiming at 4 % observed
+	 * accesses within 3 aggregations, sampling in [5 ms, 10 s]: the seed
+	 * recipe's --monitoring_intervals_goal 4% 3 5ms 10s.
+	 */
+	mmt_attrs_intervals_goal(&attrs, MMT_TUNE_ACCESS_BP, MMT_TUNE_AGGRS,
+				 MMT_MIN_SAMPLE_US, MMT_MAX_SAMPLE_US);
 	if (mmt_call(damon_set_attrs)(ctx, &attrs))
 		goto fail;
 	if (mmt_call(damon_select_ops)(ctx, DAMON_OPS_PADDR))
@@ -331,8 +346,7 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 		goto fail;
 	mmt_call(damon_add_target)(ctx, t);
 	mmt_node_ranges(nid, &ranges);
-	if (!ranges.nr || mmt_call(damon_set_regions)(t, ranges.r, ranges.nr,
-						      DAMON_MIN_REGION_SZ))
+	if (!ranges.nr || mmt_set_regions(t, ranges.r, ranges.nr))
 		goto fail;
 
 	if (promote && cfg->bandwidth)

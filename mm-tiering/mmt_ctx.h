@@ -26,6 +26,12 @@ struct mmt_cfg {
 #define MMT_MIN_SAMPLE_US	5000
 /* ... and its ceiling */
 #define MMT_MAX_SAMPLE_US	10000000
+/*
+ * DAMON's interval tuning aims at this share of the possible accesses
+ * seen, in bp, re-tuning every MMT_TUNE_AGGRS aggregations.
+ */
+#define MMT_TUNE_ACCESS_BP	400
+#define MMT_TUNE_AGGRS		3
 
 /*
  * Bandwidth mode: the distribution schemes' goals are evaluated and their
@@ -51,6 +57,8 @@ struct mmt_ranges {
 
 void mmt_node_ranges(int nid, struct mmt_ranges *rs);
 void mmt_node_pages(int nid, struct mmt_pages *pages);
+unsigned long mmt_bytes_on_node(unsigned long start, unsigned long end,
+				int nid);
 int mmt_node_goals(int nid, const struct mmt_cfg *cfg,
 		   struct mmt_goals *goals);
 struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,

@@ -13,12 +13,24 @@
 #include <linux/damon.h>
 #include <linux/static_call.h>
 
+#include "mmt_compat.h"
+
 /* The static call of every function of mmt_damon_funcs.h */
 #define MMT_FN(fn) DECLARE_STATIC_CALL(mmt_##fn, fn)
 #include "mmt_damon_funcs.h"
 #undef MMT_FN
 
 #define mmt_call(fn) static_call(mmt_##fn)
+
+/*
+ * 6.12 has no damon_initialized(): DAMON is built in (CONFIG_DAMON is not
+ * a module option) and set up by an initcall before any module loads.
+ */
+#ifdef MMT_HAVE_DAMON_INITIALIZED
+#define mmt_damon_initialized() mmt_call(damon_initialized)()
+#else
+#define mmt_damon_initialized() true
+#endif
 
 int mmt_damon_resolve(void);
 int mmt_numa_balancing_mode(void);

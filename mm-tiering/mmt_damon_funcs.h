@@ -5,8 +5,12 @@
  * Included with MMT_FN(fn) defined, once each for the static call
  * declarations (mmt_damon.h), their definitions and the load-time lookup
  * (mmt_damon.c).  Missing any at load: the load fails, each one named.
+ * Those the kernel may not have are listed only where the compile probes
+ * found them (mmt_config.h: mmt_damon.h includes mmt_compat.h first).
  */
+#ifdef MMT_HAVE_DAMON_INITIALIZED
 MMT_FN(damon_initialized);
+#endif
 MMT_FN(damon_new_ctx);
 MMT_FN(damon_destroy_ctx);
 MMT_FN(damon_select_ops);
@@ -25,4 +29,6 @@ MMT_FN(damon_start);
 MMT_FN(damon_stop);
 MMT_FN(damon_is_running);
 MMT_FN(damon_kdamond_pid);
+#ifdef MMT_HAVE_DAMON_CALL
 MMT_FN(damon_call);
+#endif

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mm_tiering: what runs in each kdamond, from its repeated damon_call().
+ * mm_tiering: what runs in each kdamond, from its repeated damon_call()
+ * (6.12: its after_sampling callback; mmt_hook_prepare() in mmt_compat.c).
  *
  * mmt_report_fn() runs after every sample of a node's context, in its
  * kdamond: it applies a commit handed over by mmt_commit.c, publishes the
  * schemes' stats, goals and the heat of the regions into struct mmt_node
  * (under mmt_stat_lock), and applies the controller's knobs (mmt_loop.c)
  * to its own schemes and sampling range.  It touches no other context and
- * takes no other lock; it may call DAMON (mmt_damon.h) and the pure laws.
+ * takes no other lock; it may call DAMON (mmt_damon.h), the pure laws and
+ * the lock-free node readers of mmt_ctx.c (where it feeds DAMON's goals
+ * itself: mmt_feed_goals()).
  */
 #include <linux/completion.h>
 #include <linux/damon.h>
@@ -16,6 +19,7 @@
 #include <linux/string.h>
 
 #include "mmt_compat.h"
+#include "mmt_ctx.h"
 #include "mmt_damon.h"
 #include "mmt_kdamond.h"
 #include "mmt_state.h"
@@ -66,15 +70,12 @@ static unsigned int mmt_region_mvsum(struct damon_ctx *ctx,
 static void mmt_apply_sampling(struct mmt_node *n, unsigned long min_us,
 			       unsigned long max_us)
 {
-	struct damon_intervals_goal *g = &n->ctx->attrs.intervals_goal;
 	struct damon_attrs attrs;
-
 	unsigned long want;
 
-	g->min_sample_us = min_us;
-	g->max_sample_us = max(max_us, min_us);
-	want = clamp(n->ctx->attrs.sample_interval, g->min_sample_us,
-		     g->max_sample_us);
+	max_us = max(max_us, min_us);
+	mmt_attrs_sampling_range(&n->ctx->attrs, min_us, max_us);
+	want = clamp(n->ctx->attrs.sample_interval, min_us, max_us);
 	if (want == n->ctx->attrs.sample_interval || !want)
 		return;
 	attrs = n->ctx->attrs;
@@ -82,6 +83,50 @@ static void mmt_apply_sampling(struct mmt_node *n, unsigned long min_us,
 					attrs.sample_interval);
 	attrs.sample_interval = want;
 	mmt_call(damon_set_attrs)(n->ctx, &attrs);
+}
+
+/*
+ * Where DAMON cannot tune the intervals itself (mmt_compat.h), tune them as
+ * it would (mmt_tune_sample_us()): every MMT_TUNE_AGGRS aggregations, at the
+ * first sample of an aggregation (the last one's counts are then in
+ * last_nr_accesses), keeping the samples per aggregation, within
+ * [@min_us, @max_us].
+ */
+static void mmt_tune_intervals(struct mmt_node *n, unsigned long min_us,
+			       unsigned long max_us)
+{
+	struct damon_ctx *ctx = n->ctx;
+	unsigned long max_nr = ctx->attrs.aggr_interval /
+			       max(ctx->attrs.sample_interval, 1UL);
+	u64 events = 0, max_events = 0;
+	struct damon_attrs attrs;
+	struct damon_region *r;
+	struct damon_target *t;
+	unsigned long us;
+
+	if (ctx->next_aggregation_sis == n->tune_seen)
+		return;
+	n->tune_seen = ctx->next_aggregation_sis;
+	if (++n->tune_aggrs < MMT_TUNE_AGGRS)
+		return;
+	n->tune_aggrs = 0;
+	damon_for_each_target(t, ctx) {
+		damon_for_each_region(r, t) {
+			u64 sz = r->ar.end - r->ar.start;
+
+			events += sz * r->last_nr_accesses;
+			max_events += sz * max_nr;
+		}
+	}
+	us = mmt_tune_sample_us(ctx->attrs.sample_interval, events,
+				max_events, MMT_TUNE_ACCESS_BP, min_us, max_us);
+	if (us == ctx->attrs.sample_interval || !max_nr)
+		return;
+	attrs = ctx->attrs;
+	attrs.sample_interval = us;
+	attrs.aggr_interval = us * max_nr;
+	mmt_call(damon_set_attrs)(ctx, &attrs);
+	n->tune_seen = ctx->next_aggregation_sis;
 }
 
 /* The controller's step for scheme @idx of @n, applied whole in its kdamond. */
@@ -108,7 +153,7 @@ static void mmt_apply_knobs(struct mmt_node *n, struct damos *s, int idx,
 		s->pattern.min_age_region = n->knob_min_age;
 	}
 	if (n->knob_goal)
-		damos_for_each_quota_goal(g, &s->quota)
+		mmt_for_each_goal(g, s)
 			g->target_value = n->knob_goal;
 }
 
@@ -131,7 +176,7 @@ static int mmt_take_commit(struct mmt_node *n)
 		return 0;
 	src->attrs.sample_interval = n->ctx->attrs.sample_interval;
 	src->attrs.aggr_interval = n->ctx->attrs.aggr_interval;
-	src->attrs.aggr_samples = 0;
+	mmt_attrs_restart_samples(&src->attrs);
 	err = mmt_call(damon_commit_ctx)(n->ctx, src);
 	spin_lock(&mmt_stat_lock);
 	if (!err)
@@ -152,6 +197,8 @@ static int mmt_take_commit(struct mmt_node *n)
 /* What the regions of @n's context look like, published under the lock. */
 struct mmt_regions {
 	unsigned long eligible;
+	/* of those, on the context's own node (fed to eligible goals) */
+	unsigned long eligible_own;
 	u64 heat[MMT_NR_HEAT];
 	unsigned int nr;
 };
@@ -174,13 +221,54 @@ static void mmt_walk_regions(struct mmt_node *n, const struct damos *first,
 		damon_for_each_region(r, t) {
 			unsigned long sz = r->ar.end - r->ar.start;
 
-			if (mmt_region_matches(r, &first->pattern))
-				out->eligible += sz;
+			if (!mmt_region_matches(r, &first->pattern))
+				goto heat;
+			out->eligible += sz;
+			if (MMT_FEED_ELIGIBLE && n->bw)
+				out->eligible_own += mmt_bytes_on_node(
+						r->ar.start, r->ar.end, n->nid);
+heat:
 			out->heat[mmt_heat_bucket(mmt_region_mvsum(n->ctx, r,
 								   max_nr),
 						  max_nr, aggr_us)] += sz;
 		}
 	}
+}
+
+/*
+ * Where DAMON does not measure a goal's node itself (mmt_compat.h), set the
+ * current value of scheme @idx's USER_INPUT goal as DAMON would: the used
+ * or free share of the node's memory, or the node's share of the eligible
+ * (hot) bytes in bandwidth mode.  Then, without the TEMPORAL tuner, make
+ * CONSIST act as it does.
+ */
+static void mmt_feed_goals(struct mmt_node *n, struct damos *s, int idx,
+			   const struct mmt_regions *regions)
+{
+	struct damos_quota_goal *g;
+	unsigned long bp = 0;
+	struct mmt_pages pages;
+
+	if (n->bw && MMT_FEED_ELIGIBLE) {
+		/* scheme 0 fills the upper node, 1 the context's own */
+		mmt_bp_of(idx ? regions->eligible_own :
+			  regions->eligible - regions->eligible_own,
+			  regions->eligible, &bp);
+	} else if (!n->bw && MMT_FEED_NODE_MEM) {
+		/* promotion fills its target, demotion frees its own node */
+		mmt_node_pages(n->tier == MMT_TIER_LOWER ? n->target : n->nid,
+			       &pages);
+		mmt_bp_of(n->tier == MMT_TIER_LOWER ?
+			  pages.managed - pages.free : pages.free,
+			  pages.managed, &bp);
+	} else {
+		goto temporal;
+	}
+	mmt_for_each_goal(g, s)
+		g->current_value = bp;
+temporal:
+	if (MMT_EMULATE_TEMPORAL)
+		mmt_quota_temporal(s);
 }
 
 int mmt_report_fn(void *data)
@@ -193,11 +281,12 @@ int mmt_report_fn(void *data)
 	unsigned long min_us = 0, max_us = 0;
 	struct mmt_regions regions;
 	bool knobs;
-	int idx = 0;
+	int idx = 0, err;
 
 	/* a failed commit: publish nothing of a half-committed context */
-	if (mmt_take_commit(n))
-		return 0;
+	err = mmt_take_commit(n);
+	if (err)
+		return err;
 	damon_for_each_scheme(s, n->ctx) {
 		first = s;
 		break;
@@ -218,8 +307,9 @@ int mmt_report_fn(void *data)
 	damon_for_each_scheme(s, n->ctx) {
 		struct mmt_scheme_state *ss = &n->sch[idx];
 
+		mmt_feed_goals(n, s, idx, &regions);
 		ss->stat = s->stat;
-		damos_for_each_quota_goal(g, &s->quota) {
+		mmt_for_each_goal(g, s) {
 			ss->goal_current = g->current_value;
 			ss->goal_target = g->target_value;
 		}
@@ -229,6 +319,9 @@ int mmt_report_fn(void *data)
 			break;
 	}
 	spin_unlock(&mmt_stat_lock);
+	if (MMT_TUNE_INTERVALS)
+		mmt_tune_intervals(n, knobs ? min_us : MMT_MIN_SAMPLE_US,
+				   knobs ? max_us : MMT_MAX_SAMPLE_US);
 	if (knobs)
 		mmt_apply_sampling(n, min_us, max_us);
 	return 0;

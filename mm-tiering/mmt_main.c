@@ -252,6 +252,7 @@ static int mmt_build_nodes(const struct mmt_plan *plan,
 			n->ctx = NULL;
 			return err;
 		}
+		mmt_hook_prepare(n->ctx, &n->report, mmt_report_fn, n);
 		mmt_node_ranges(nid, &n->ranges);
 		ctxs[mmt_nr_nodes++] = n->ctx;
 		mmt_explain_goals(n, cfg);
@@ -267,7 +268,7 @@ static int mmt_start_nodes(struct damon_ctx **ctxs)
 
 	err = mmt_call(damon_start)(ctxs, mmt_nr_nodes, false);
 	if (err == -EBUSY)
-		pr_err("DAMON is running exclusively for another user (Debian starts DAMON_STAT at boot); stop it first: echo N > /sys/module/damon_stat/parameters/enabled (or boot with damon_stat.enabled=N)\n");
+		pr_err("DAMON is running exclusively for another user: DAMON_STAT (Debian 7.x starts it at boot), DAMON_RECLAIM or DAMON_LRU_SORT; stop it first: echo N > /sys/module/damon_stat/parameters/enabled (or boot with damon_stat.enabled=N), echo N > /sys/module/damon_reclaim/parameters/enabled, echo N > /sys/module/damon_lru_sort/parameters/enabled\n");
 	else if (err)
 		pr_err("damon_start() failed: %d\n", err);
 	if (err)
@@ -275,10 +276,7 @@ static int mmt_start_nodes(struct damon_ctx **ctxs)
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = &mmt_nodes[i];
 
-		n->report.fn = mmt_report_fn;
-		n->report.data = n;
-		n->report.repeat = true;
-		mmt_call(damon_call)(n->ctx, &n->report);
+		mmt_hook_start(n->ctx, &n->report);
 		pr_info("node %d (%s tier): %s to node %d, kdamond %d\n",
 			n->nid, n->tier == MMT_TIER_UPPER ? "upper" : "lower",
 			n->tier == MMT_TIER_UPPER ? "demoting cold pages" :
@@ -476,7 +474,7 @@ static int __init mm_tiering_init(void)
 	int err;
 
 	err = mmt_damon_resolve();
-	if (!err && !mmt_call(damon_initialized)()) {
+	if (!err && !mmt_damon_initialized()) {
 		pr_err("DAMON is not initialized\n");
 		err = -ENOMEM;
 	}

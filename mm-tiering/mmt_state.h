@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 
+#include "mmt_compat.h"
 #include "mmt_ctl.h"
 #include "mmt_ctx.h"
 #include "mmt_logic.h"
@@ -35,7 +36,7 @@ struct mmt_node {
 	enum mmt_tier tier;
 	int target;
 	struct damon_ctx *ctx;
-	struct damon_call_control report;
+	struct mmt_hook report;
 	/* the node's memory its context was built on (mmt_lock) */
 	struct mmt_ranges ranges;
 	/* written by the kdamond, read by getters and the loop; stat lock */
@@ -58,6 +59,9 @@ struct mmt_node {
 	unsigned long knob_goal;	/* goal target value, 0: keep */
 	unsigned long knob_min_sample_us;
 	unsigned long knob_max_sample_us;
+	/* the kdamond's own interval tuning (MMT_TUNE_INTERVALS); kdamond */
+	unsigned long tune_seen;
+	unsigned int tune_aggrs;
 	/* a commit handed to the kdamond, and its result; stat lock */
 	struct damon_ctx *commit_src;
 	bool commit_bw;

@@ -48,9 +48,7 @@ static long mmt_out_value(struct mmt_node *n, enum mmt_out what)
 		return n->sch[0].stat.sz_tried;
 	case MMT_OUT_FAILED:
 		/* passed the filters but did not move */
-		if (n->sch[0].stat.sz_ops_filter_passed < n->sch[0].stat.sz_applied)
-			return 0;
-		return n->sch[0].stat.sz_ops_filter_passed - n->sch[0].stat.sz_applied;
+		return mmt_stat_failed(&n->sch[0].stat);
 	}
 	return 0;
 }
@@ -97,7 +95,7 @@ MMT_OUTPUT(bytes_demoted, MMT_OUT_DEMOTED,
 MMT_OUTPUT(bytes_tried, MMT_OUT_TRIED,
 	   "nid:bytes of regions each node's scheme tried since enable");
 MMT_OUTPUT(bytes_failed, MMT_OUT_FAILED,
-	   "nid:bytes that passed the filters but did not migrate");
+	   "nid:bytes that passed the filters but did not migrate (-95: not counted by this kernel)");
 
 /* The whole status: running configuration, nodes, pairs; mmt_lock held. */
 static void mmt_status_write(struct seq_buf *sb)
@@ -111,6 +109,12 @@ static void mmt_status_write(struct seq_buf *sb)
 		       mmt_running_cfg.controller, mmt_running_cfg.period_ms,
 		       mmt_running_cfg.bandwidth ? "bandwidth" : "capacity",
 		       mmt_running_cfg.upper_share_bp);
+	/* who does what on this kernel: DAMON itself or the module */
+	seq_buf_printf(sb, "kernel hook=%s node_goals=%s eligible_goal=%s goal_tuner=%s intervals=%s\n",
+		       MMT_HOOK_NAME, MMT_FEED_NODE_MEM ? "module" : "damon",
+		       MMT_FEED_ELIGIBLE ? "module" : "damon",
+		       MMT_EMULATE_TEMPORAL ? "module" : "damon",
+		       MMT_TUNE_INTERVALS ? "module" : "damon");
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = &mmt_nodes[i];
 		unsigned long score;
