@@ -10,6 +10,7 @@
 #                                      kernel's scenarios), "core" (stock,
 #                                      control, tiering, params and phase on
 #                                      each of $MMT_CORE_KVERS, default
+#                                      6.12.117+deb13-amd64 and
 #                                      7.2.12+deb13-amd64), the bench smoke
 #                                      test, KUnit)
 # Guests run $MMT_JOBS (default 2) at a time.  MMT_NO_KUNIT=1 skips the
@@ -36,7 +37,7 @@ step "provision (cache: $MMT_CACHE)"
 step "build mm-tiering-dkms, install it with apt (DKMS builds against linux-headers-$MMT_KVER)"
 "$MMT_TOP/scripts/build-dkms.sh" || die_setup "the DKMS build"
 "$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd.gz" || die_setup initramfs
-step "a kernel the module does not support yet: DKMS skips it, apt succeeds"
+step "kernel headers installed beside the module: 6.12 built by DKMS, 6.1 skipped, apt succeeds"
 "$MMT_TOP/scripts/kernel-reach.sh" | tee "$out/kernel-reach.out"
 passed=$((passed + $(grep -c '^  PASS ' "$out/kernel-reach.out")))
 failed=$((failed + $(grep -c '^  FAIL ' "$out/kernel-reach.out")))
@@ -149,7 +150,7 @@ run_batch() {
 # scenarios on the other Debian kernels ($MMT_CORE_KVERS)
 scenarios= debug= core=
 CORE="stock control tiering params phase"
-core_kvers=${MMT_CORE_KVERS-7.2.12+deb13-amd64}
+core_kvers=${MMT_CORE_KVERS-6.12.117+deb13-amd64 7.2.12+deb13-amd64}
 [ $# -eq 0 ] && set -- stock control tiering params race steady hotplug hotplug_neg \
 	hotplug_new flat phase bw debug core
 for s in "$@"; do
@@ -158,8 +159,8 @@ for s in "$@"; do
 	core) [ -z "${MMT_NO_CORE:-}" ] && [ -n "$core_kvers" ] && core=y ;;
 	esac
 done
-# With both, the second lane beside the stress suite has time left after the
-# race and the core scenarios: these stock-kernel scenarios run there.
+# With both, these stock-kernel scenarios join the other kernels' core
+# scenarios in the two lanes that run beside the stress suite and the race.
 LANE2=" hotplug_new " lane2=
 for s in "$@"; do
 	case $s in
@@ -189,14 +190,31 @@ prep_core() {
 			{ echo "check: setting up $k failed"; return 1; }
 	done
 }
-# run the core scenarios on every other kernel, one boot at a time
-run_core() {
+# The other kernels' core scenarios (and $lane2) as a queue of jobs, one
+# "KVER SCENARIO" line each ("-" for the stock kernel), longest first, that
+# the two lanes drain when their sanitizer-kernel boot is done.
+core_jobs() {
 	local k s
-	for k in $core_kvers; do
-		for s in $CORE; do
-			MMT_KVER=$k run_one "$s" "$out/$k-$s.log" "$out/initrd-$k.gz" \
+	for s in phase tiering control params stock; do
+		case " $CORE " in *" $s "*) ;; *) continue ;; esac
+		for k in $core_kvers; do echo "$k $s"; done
+	done
+	for s in $lane2; do echo "- $s"; done
+}
+next_job() {
+	flock "$out/jobs.lock" sh -c 'head -1 "$1"; sed -i 1d "$1"' sh "$out/jobs"
+}
+# lane: drain the job queue, one boot at a time
+lane() {
+	local k s
+	while read -r k s < <(next_job) && [ -n "$s" ]; do
+		if [ "$k" = - ]; then
+			run_one "$s" "$out/$s.log" "$out/initrd.gz" \
 				"mmt.scale=${MMT_SCALE:-1}"
-		done
+		else
+			MMT_KVER=$k run_one "$s" "$out/$k-$s.log" \
+				"$out/initrd-$k.gz" "mmt.scale=${MMT_SCALE:-1}"
+		fi
 	done
 }
 report_core() {
@@ -235,18 +253,18 @@ dbg_args=(panic_on_warn=1 "mmt.scale=${MMT_SCALE:-1}" mmt.min_rounds=4 mmt.race_
 dbg_desc="QEMU TCG, ${rel:-}: KASAN, UBSAN, KFENCE, lockdep, kmemleak, fault injection; panic_on_warn=1"
 if [ -n "$debug" ] && [ -n "$core" ]; then
 	# two lanes, one host core each: the stress suite (the longest boot)
-	# in one; the race, then the other kernels' core scenarios in the other
+	# in one, the race in the other; then both drain the queue of the
+	# other kernels' core scenarios
 	start=$(date +%s)
-	MMT_KVER=$rel MMT_KERNEL=$dir/build/arch/x86/boot/bzImage \
+	core_jobs >"$out/jobs"
+	(MMT_KVER=$rel MMT_KERNEL=$dir/build/arch/x86/boot/bzImage \
 		run_one stress "$out/debug-stress.log" "$out/initrd-debug.gz" \
-		"${dbg_args[@]}" &
+		"${dbg_args[@]}"
+	 lane) &
 	lane1=$!
 	MMT_KVER=$rel MMT_KERNEL=$dir/build/arch/x86/boot/bzImage \
 		run_one race "$out/debug-race.log" "$out/initrd-debug.gz" "${dbg_args[@]}"
-	run_core
-	for s in $lane2; do
-		run_one "$s" "$out/$s.log" "$out/initrd.gz" "mmt.scale=${MMT_SCALE:-1}"
-	done
+	lane
 	wait $lane1
 	desc=$dbg_desc
 	for s in stress race; do

@@ -1,16 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Kernels the module does not support yet must not break their installation.
-# In the trixie root where build-dkms.sh installed the mm-tiering-dkms package,
-# do what apt does when a Debian server installs its own kernel's headers:
-# (re)install linux-headers-$MMT_REACH_KVER, whose postinst runs DKMS's
-# autoinstall for that kernel.  dkms.conf's BUILD_EXCLUSIVE_KERNEL_MIN makes
-# DKMS skip mm-tiering there; without it the build fails (48 errors on
-# 6.12), dkms exits 1 and apt leaves the kernel unconfigured (exit 100).
-# Then the compile probes against both kernels' headers (each must find
-# what the other lacks), and `apt remove` of the package (the module gone
-# from every kernel; build-dkms.sh installs it again next time).
+# Every Debian kernel's installation must survive the module.  In the trixie
+# root where build-dkms.sh installed the mm-tiering-dkms package, do what apt
+# does when a Debian server installs a kernel's headers:
+#  - Debian 13's own kernel, 6.12 ($MMT_REACH_KVER): (re)install its headers;
+#    their postinst has DKMS build mm-tiering for it, which must succeed
+#    (before the module supported 6.12 this failed with 48 errors, dkms
+#    exited 1 and apt left the kernel unconfigured: exit 100).
+#  - a kernel older than dkms.conf's BUILD_EXCLUSIVE_KERNEL_MIN: bookworm's
+#    6.1 headers, downloaded through the host's own (bookworm) apt and
+#    installed with dpkg next to the supported ones (without their compiler
+#    and kbuild packages, which trixie does not have): DKMS must skip the
+#    module and the installation succeed.  Purged afterwards.
+# Then the compile probes against both supported kernels' headers (each must
+# find what the other lacks), and `apt remove` of the package (the module
+# gone from every kernel; build-dkms.sh installs it again next time).
 # Prints one "PASS|FAIL name detail" line per check.
 set -uo pipefail
 
@@ -18,37 +23,65 @@ set -uo pipefail
 kver=${MMT_REACH_KVER:-6.12.117+deb13-amd64}
 in_root() { "$MMT_TOP/scripts/provision.sh" in-root "$@"; }
 log=$MMT_CACHE/kernel-reach.log
+dkms_has() { in_root dkms status -m mm-tiering -k "$1" 2>/dev/null | grep -q ': installed'; }
 
 # a package an earlier run (or an older mm-tiering) left unconfigured first
 in_root dpkg --configure -a >"$log" 2>&1
 in_root sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y \
 	--reinstall linux-headers-$kver" >>"$log" 2>&1
 rc=$?
-if [ $rc -eq 0 ]; then
-	echo "  PASS apt_headers_$kver apt-get install --reinstall linux-headers-$kver: rc=0"
+if [ $rc -eq 0 ] && dkms_has "$kver"; then
+	echo "  PASS apt_headers_builds_$kver apt-get install --reinstall linux-headers-$kver: rc=0, DKMS built and installed mm-tiering for $kver"
 else
-	echo "  FAIL apt_headers_$kver apt-get install --reinstall linux-headers-$kver: rc=$rc; $(grep -m2 -E 'error|Error' "$log" | tr '\n' ' ')"
-fi
-# the kernel's own postinst hook and an explicit autoinstall for both
-# kernels: the old one skipped, the supported one (built by build-dkms.sh)
-# still installed, both with success
-in_root /etc/kernel/postinst.d/dkms "$kver" >>"$log" 2>&1
-rc2=$?
-in_root dkms autoinstall -k "$kver" >>"$log" 2>&1
-rc3=$?
-in_root dkms autoinstall -k "$MMT_KVER" >>"$log" 2>&1
-rc4=$?
-st=$(in_root dkms status -m mm-tiering 2>/dev/null | tr '\n' ' ')
-if [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] && [ $rc4 -eq 0 ] &&
-   ! echo "$st" | grep -q "$kver, [^ ]*: installed" &&
-   echo "$st" | grep -q "$MMT_KVER, [^ ]*: installed"; then
-	echo "  PASS dkms_skips_$kver postinst.d/dkms and dkms autoinstall -k $kver, autoinstall -k $MMT_KVER: rc=0 0 0; dkms status: $st"
-else
-	echo "  FAIL dkms_skips_$kver postinst.d/dkms and dkms autoinstall -k $kver, autoinstall -k $MMT_KVER: rc=$rc2 $rc3 $rc4; dkms status: $st"
+	echo "  FAIL apt_headers_builds_$kver apt-get install --reinstall linux-headers-$kver: rc=$rc, installed for it: $(dkms_has "$kver" && echo yes || echo no); $(grep -m2 -E 'error|Error' "$log" | tr '\n' ' ')"
 fi
 
-# the compile probes: Debian's 6.12 lacks the TEMPORAL goal tuner (7.1) and
-# the filters' default (6.15), 7.3 has both
+# bookworm's newest 6.1 headers (the host's apt knows them), cached
+old_debs() {
+	local d=$MMT_CACHE/old-headers pkg common
+	mkdir -p "$d"
+	pkg=$(apt-cache depends linux-headers-amd64 2>/dev/null |
+		awk '$1 == "Depends:" && $2 ~ /^linux-headers-/ { print $2; exit }')
+	[ -n "$pkg" ] || { apt-get update -qq && pkg=$(apt-cache depends \
+		linux-headers-amd64 | awk '$1 == "Depends:" && $2 ~ /^linux-headers-/ { print $2; exit }'); }
+	common=$(apt-cache depends "$pkg" |
+		awk '$1 == "Depends:" && $2 ~ /-common$/ { print $2; exit }')
+	(cd "$d" && for p in "$common" "$pkg"; do
+		ls "${p}"_*.deb >/dev/null 2>&1 || apt-get download -q "$p" >/dev/null ||
+			exit 1
+	done) || return 1
+	echo "${pkg#linux-headers-}"
+	ls "$d/${common}"_*.deb "$d/${pkg}"_*.deb
+}
+olddebs=$(old_debs 2>>"$log")
+okver=$(echo "$olddebs" | head -1)
+if [ -n "$okver" ]; then
+	rm -rf "$MMT_ROOT/var/tmp/old-headers" && mkdir -p "$MMT_ROOT/var/tmp/old-headers"
+	cp $(echo "$olddebs" | tail -n +2) "$MMT_ROOT/var/tmp/old-headers/"
+	# the headers' postinst runs DKMS's autoinstall for $okver
+	in_root sh -c 'dpkg -i --force-depends /var/tmp/old-headers/*.deb' >>"$log" 2>&1
+	rc1=$?
+	in_root dkms autoinstall -k "$okver" >>"$log" 2>&1
+	rc2=$?
+	in_root dkms autoinstall -k "$MMT_KVER" >>"$log" 2>&1
+	rc3=$?
+	st=$(in_root dkms status -m mm-tiering 2>/dev/null | tr '\n' ' ')
+	if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] && ! dkms_has "$okver" &&
+	   dkms_has "$MMT_KVER" && in_root test -e "/lib/modules/$okver/build/Makefile" &&
+	   grep -q "Autoinstall on $okver was skipped for module(s) mm-tiering" "$log"; then
+		echo "  PASS dkms_skips_$okver dpkg -i linux-headers-$okver, dkms autoinstall -k $okver and -k $MMT_KVER: rc=0 0 0; dkms status: $st"
+	else
+		echo "  FAIL dkms_skips_$okver dpkg -i linux-headers-$okver, dkms autoinstall -k $okver and -k $MMT_KVER: rc=$rc1 $rc2 $rc3; dkms status: $st"
+	fi
+	in_root sh -c "dpkg --purge linux-headers-$okver \
+		linux-headers-${okver%-amd64}-common" >>"$log" 2>&1
+	rm -rf "$MMT_ROOT/var/tmp/old-headers"
+else
+	echo "  FAIL dkms_skips_old no bookworm linux-headers package could be downloaded through the host's apt"
+fi
+
+# the compile probes: Debian's 6.12 lacks damon_call(), the node goals and
+# the TEMPORAL goal tuner, 7.3 has them
 probe() {
 	in_root sh -c "rm -rf /var/tmp/mmt-probe && cp -r /usr/src/mm-tiering-*/conftest \
 		/var/tmp/mmt-probe && sh /var/tmp/mmt-probe/conftest.sh \
@@ -57,9 +90,11 @@ probe() {
 }
 old=$(probe "$kver") new=$(probe "$MMT_KVER")
 has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
-ok=
-! has "$old" MMT_HAVE_GOAL_TUNER && ! has "$old" MMT_HAVE_FILTERS_DEFAULT &&
-	has "$new" MMT_HAVE_GOAL_TUNER && has "$new" MMT_HAVE_FILTERS_DEFAULT && ok=y
+ok=y
+for f in DAMON_CALL NODE_MEM_GOALS NODE_ELIGIBLE_GOAL GOAL_TUNER INTERVALS_GOAL; do
+	! has "$old" MMT_HAVE_$f && has "$new" MMT_HAVE_$f || ok=
+done
+has "$old" MMT_HAVE_KZALLOC_OBJ || ok=
 [ -n "$ok" ] && r=PASS || r=FAIL
 echo "  $r conftest_tells_kernels_apart $kver: ${old:-none}; $MMT_KVER: ${new:-none}"
 

@@ -105,10 +105,19 @@ fetch_unpack() {
 	rm -rf "$dest" && mv "$dest.tmp" "$dest"
 }
 
+# The kernel image: linux-binary-$MMT_KVER (7.x), or the unsigned image
+# package of 6.12, whose vmlinuz is in /boot (copied to where 7.x has it).
 kernel_image() {
 	[ -f "$MMT_KDIR/.mmt-ok" ] && return 0
-	log "fetching linux-binary-$MMT_KVER through the trixie root"
-	fetch_unpack "linux-binary-$MMT_KVER" "$MMT_KDIR"
+	local pkg=linux-binary-$MMT_KVER
+	case $MMT_KVER in 6.*) pkg=linux-image-$MMT_KVER-unsigned ;; esac
+	log "fetching $pkg through the trixie root"
+	fetch_unpack "$pkg" "$MMT_KDIR"
+	if [ -f "$MMT_KDIR/boot/vmlinuz-$MMT_KVER" ]; then
+		mkdir -p "$MMT_KDIR/usr/lib/modules/$MMT_KVER"
+		cp "$MMT_KDIR/boot/vmlinuz-$MMT_KVER" \
+			"$MMT_KDIR/usr/lib/modules/$MMT_KVER/vmlinuz"
+	fi
 	ls "$MMT_KDIR/usr/lib/modules/$MMT_KVER/vmlinuz" >/dev/null
 	touch "$MMT_KDIR/.mmt-ok"
 }

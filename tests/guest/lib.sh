@@ -13,7 +13,9 @@ info() { echo "MMT-INFO $*"; }
 # balancing (it would promote by itself), no proactive compaction and no THP
 # (they migrate pages too, and pgmigrate_success would count them).
 quiet_neighbours() {
-	echo N > /sys/module/damon_stat/parameters/enabled
+	# 6.12 has no DAMON_STAT
+	[ -e /sys/module/damon_stat ] &&
+		echo N > /sys/module/damon_stat/parameters/enabled
 	echo 0 > /proc/sys/kernel/numa_balancing
 	echo 0 > /proc/sys/vm/compaction_proactiveness
 	echo never > /sys/kernel/mm/transparent_hugepage/enabled
