@@ -122,33 +122,25 @@ static void mmt_goal_score_test(struct kunit *test)
  */
 static void mmt_tune_sample_us_test(struct kunit *test)
 {
-	const u64 max_ev = 100 * 20;
+	static const struct {
+		unsigned long now, events, max_events, want;
+	} c[] = {
+		{ 5000, 0, 2000, 10000 },	/* nothing seen: twice as long */
+		{ 20000, 80, 2000, 20000 },	/* on the goal: unchanged */
+		{ 20000, 40, 2000, 30000 },	/* half the goal: 1.5 times */
+		{ 20000, 120, 2000, 15000 },	/* 1.5x the goal: rescaled 0.75 */
+		{ 20000, 160, 2000, 10000 },	/* twice or more: half ... */
+		{ 20000, 2000, 2000, 10000 },	/* ... never less */
+		{ 5000, 2000, 2000, 5000 },	/* the floor holds */
+		{ 8000000, 0, 2000, 10000000 },	/* the ceiling holds */
+		{ 5000, 0, 0, 10000 },		/* empty: no division by zero */
+	};
+	int i;
 
-	/* nothing seen: twice as long */
-	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(5000, 0, max_ev, 400, 5000,
-						 10000000), 10000UL);
-	/* on the goal: unchanged */
-	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(20000, 80, max_ev, 400, 5000,
-						 10000000), 20000UL);
-	/* half the goal: 1.5 times */
-	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(20000, 40, max_ev, 400, 5000,
-						 10000000), 30000UL);
-	/* 1.5 times the goal: DAMON's rescaled 0.75 */
-	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(20000, 120, max_ev, 400, 5000,
-						 10000000), 15000UL);
-	/* twice the goal or more: half, never less */
-	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(20000, 160, max_ev, 400, 5000,
-						 10000000), 10000UL);
-	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(20000, 2000, max_ev, 400, 5000,
-						 10000000), 10000UL);
-	/* the range holds */
-	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(5000, 2000, max_ev, 400, 5000,
-						 10000000), 5000UL);
-	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(8000000, 0, max_ev, 400, 5000,
-						 10000000), 10000000UL);
-	/* an empty context grows the interval, no division by zero */
-	KUNIT_EXPECT_EQ(test, mmt_tune_sample_us(5000, 0, 0, 400, 5000,
-						 10000000), 10000UL);
+	for (i = 0; i < ARRAY_SIZE(c); i++)
+		KUNIT_EXPECT_EQ_MSG(test, mmt_tune_sample_us(c[i].now,
+				    c[i].events, c[i].max_events, 400, 5000,
+				    10000000), c[i].want, "case %d", i);
 }
 
 /* ---- parameter validation ---- */

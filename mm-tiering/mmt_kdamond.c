@@ -104,7 +104,7 @@ static void mmt_tune_intervals(struct mmt_node *n, unsigned long min_us,
 	struct damon_target *t;
 	unsigned long us;
 
-	if (ctx->next_aggregation_sis == n->tune_seen)
+	if (!max_nr || ctx->next_aggregation_sis == n->tune_seen)
 		return;
 	n->tune_seen = ctx->next_aggregation_sis;
 	if (++n->tune_aggrs < MMT_TUNE_AGGRS)
@@ -120,7 +120,7 @@ static void mmt_tune_intervals(struct mmt_node *n, unsigned long min_us,
 	}
 	us = mmt_tune_sample_us(ctx->attrs.sample_interval, events,
 				max_events, MMT_TUNE_ACCESS_BP, min_us, max_us);
-	if (us == ctx->attrs.sample_interval || !max_nr)
+	if (us == ctx->attrs.sample_interval)
 		return;
 	attrs = ctx->attrs;
 	attrs.sample_interval = us;
@@ -221,13 +221,12 @@ static void mmt_walk_regions(struct mmt_node *n, const struct damos *first,
 		damon_for_each_region(r, t) {
 			unsigned long sz = r->ar.end - r->ar.start;
 
-			if (!mmt_region_matches(r, &first->pattern))
-				goto heat;
-			out->eligible += sz;
-			if (MMT_FEED_ELIGIBLE && n->bw)
-				out->eligible_own += mmt_bytes_on_node(
+			if (mmt_region_matches(r, &first->pattern)) {
+				out->eligible += sz;
+				if (MMT_FEED_ELIGIBLE && n->bw)
+					out->eligible_own += mmt_bytes_on_node(
 						r->ar.start, r->ar.end, n->nid);
-heat:
+			}
 			out->heat[mmt_heat_bucket(mmt_region_mvsum(n->ctx, r,
 								   max_nr),
 						  max_nr, aggr_us)] += sz;
@@ -248,6 +247,7 @@ static void mmt_feed_goals(struct mmt_node *n, struct damos *s, int idx,
 	struct damos_quota_goal *g;
 	unsigned long bp = 0;
 	struct mmt_pages pages;
+	bool feed = true;
 
 	if (n->bw && MMT_FEED_ELIGIBLE) {
 		/* scheme 0 fills the upper node, 1 the context's own */
@@ -262,11 +262,11 @@ static void mmt_feed_goals(struct mmt_node *n, struct damos *s, int idx,
 			  pages.managed - pages.free : pages.free,
 			  pages.managed, &bp);
 	} else {
-		goto temporal;
+		feed = false;
 	}
-	mmt_for_each_goal(g, s)
-		g->current_value = bp;
-temporal:
+	if (feed)
+		mmt_for_each_goal(g, s)
+			g->current_value = bp;
 	if (MMT_EMULATE_TEMPORAL)
 		mmt_quota_temporal(s);
 }
