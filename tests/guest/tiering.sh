@@ -9,7 +9,7 @@ HOT_MB=${HOT_MB:-300}
 FREE_MB=${FREE_MB:-100}
 RUN_S=${RUN_S:-120}
 BOUND_S=${BOUND_S:-90}
-plan 11
+plan 12
 quiet_neighbours
 
 mig0=$(vmstat pgmigrate_success)
