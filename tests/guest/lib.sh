@@ -84,4 +84,23 @@ set_blocks() {
 		grep -c "^${st%_movable}\$"
 }
 
-dmesg_clean() { ! dmesg | grep -E 'WARNING|BUG|Oops|Call Trace|general protection'; }
+# dmesg_clean: no kernel report; the OOM killer's and an allocation
+# failure's first line come before their Call Trace, and name the cause
+dmesg_clean() {
+	! dmesg | grep -E 'WARNING|BUG|Oops|Call Trace|general protection|invoked oom-killer|page allocation failure|blocked for more than'
+}
+
+# load_setup LOG TIERLOAD-ARGS...: start tierload in the background and wait
+# until its sets are allocated, its timed run not yet begun (load_go LOG
+# begins it).  The module is started in between: while the workload's first
+# touch fills a node under MPOL_BIND, pages promoted into that node take the
+# free memory it measured, and the kernel OOM-kills the workload (seen on
+# 6.12 with the static recipe).
+load_setup() {
+	_log=$1
+	shift
+	rm -f "$_log.go"
+	tierload "$@" -w "$_log.go" > "$_log" &
+	wait_line 'tierload setup' "$_log" 120
+}
+load_go() { touch "$1.go"; }

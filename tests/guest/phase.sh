@@ -23,14 +23,19 @@ quiet_neighbours
 
 # run MODE: one workload run; leaves /tmp/MODE.log and /tmp/MODE.bytes
 run() {
-	modprobe mm_tiering enabled=Y controller="$1" ||
-		{ fail "phase_$1_start" "modprobe failed"; return 1; }
+	load_setup "/tmp/$1.log" -H 200 -K 2 -P "$PHASE_S" -F 100 -W "$TAIL" \
+		-t $((PHASE_S * PHASES))
+	if ! modprobe mm_tiering enabled=Y controller="$1"; then
+		fail "phase_$1_start" "modprobe failed"
+		load_go "/tmp/$1.log"
+		wait
+		return 1
+	fi
 	T=/sys/kernel/tracing
 	[ -d $T/events ] || T=/sys/kernel/debug/tracing
 	echo > $T/trace
 	echo 1 > $T/events/mm_tiering/controller_step/enable
-	tierload -H 200 -K 2 -P "$PHASE_S" -F 100 -W "$TAIL" \
-		-t $((PHASE_S * PHASES)) > "/tmp/$1.log" &
+	load_go "/tmp/$1.log"
 	# counters while the workload still runs: its exit frees memory that
 	# the module would then fill
 	sleep $((PHASE_S * PHASES - 2))

@@ -26,8 +26,9 @@ ticks() { t=0; for k in $(kdamonds); do t=$((t + $(awk '{ print $14 + $15 }' /pr
 # window MODE EXTRA_S: converge, then measure WINDOW seconds; leaves
 # /tmp/MODE.mig (bytes migrated in the window), /tmp/MODE.ticks, /tmp/MODE.log
 window() {
+	load_setup "/tmp/$1.log" -H 120 -F 100 -t $((CONVERGE + WINDOW + $2))
 	modprobe mm_tiering enabled=Y controller="$1"
-	tierload -H 120 -F 100 -t $((CONVERGE + WINDOW + $2)) > "/tmp/$1.log" &
+	load_go "/tmp/$1.log"
 	i=0; asum=0; an=0
 	while [ $i -lt "$CONVERGE" ]; do
 		sleep 5; i=$((i + 5))
