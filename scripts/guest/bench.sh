@@ -85,7 +85,9 @@ damon_recipe() {
 
 case $POLICY in
 debian)	;;	# as shipped: DAMON_STAT on, numa_balancing=1
-*)	echo N > /sys/module/damon_stat/parameters/enabled
+*)	# 6.12 has no DAMON_STAT
+	[ -e /sys/module/damon_stat ] &&
+		echo N > /sys/module/damon_stat/parameters/enabled
 	echo 0 > /proc/sys/kernel/numa_balancing ;;
 esac
 echo 0 > /proc/sys/vm/compaction_proactiveness
@@ -113,7 +115,7 @@ mmt)	modprobe mm_tiering enabled=Y ;;
 mmt_static) modprobe mm_tiering enabled=Y controller=N ;;
 *)	echo "BENCH-ERROR policy $POLICY" ;;
 esac
-echo "BENCH-INFO policy=$POLICY workload=$WORKLOAD secs=$SECS damon_stat=$(cat /sys/module/damon_stat/parameters/enabled) numa_balancing=$(cat /proc/sys/kernel/numa_balancing) kdamonds=$(kdamonds | wc -l)"
+echo "BENCH-INFO policy=$POLICY workload=$WORKLOAD secs=$SECS damon_stat=$(cat /sys/module/damon_stat/parameters/enabled 2>/dev/null || echo none) numa_balancing=$(cat /proc/sys/kernel/numa_balancing) kdamonds=$(kdamonds | wc -l)"
 touch /tmp/go
 sleep $((SECS - 1))
 # utime + stime of every kdamond, in USER_HZ (100 on x86) ticks
