@@ -18,7 +18,7 @@ src=$MMT_ROOT$work/mm-tiering-$ver
 out=${MMT_DEB_OUT:-$MMT_TOP/build/deb}
 
 rm -rf "$MMT_ROOT$work" && mkdir -p "$src/Documentation"
-cp -r "$MMT_TOP"/{dkms.conf,Kbuild,Makefile,LICENSE,README.md,mm-tiering,conftest,debian} \
+cp -r "$MMT_TOP"/{dkms.conf,Kbuild,Makefile,LICENSE,README.md,mm-tiering,conftest,service,debian} \
 	"$src/"
 cp "$MMT_TOP"/Documentation/{admin-guide,damon-symbols}.rst "$src/Documentation/"
 rm -f "$src"/mm-tiering/*.o "$src"/mm-tiering/.*.cmd "$src/mm-tiering/mmt_config.h" \

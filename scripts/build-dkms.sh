@@ -5,14 +5,14 @@
 # the trixie root, where Debian's linux-headers-$MMT_KVER are, so that its
 # DKMS postinst builds and installs the module as on a real host; then stage
 # the resulting /lib/modules tree (depmod run) for the guest initramfs in
-# $MMT_CACHE/stage-$MMT_KVER.
+# $MMT_CACHE/stage-$MMT_KVER (MMT_STAGE).
 set -euo pipefail
 
 . "$(dirname "$0")/env.sh"
 "$MMT_TOP/scripts/provision.sh" root
 
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$MMT_TOP/dkms.conf")
-stage=$MMT_CACHE/stage-$MMT_KVER
+stage=${MMT_STAGE:-$MMT_CACHE/stage-$MMT_KVER}
 in_root() { "$MMT_TOP/scripts/provision.sh" in-root "$@"; }
 log=$MMT_CACHE/dkms-build-$MMT_KVER.log
 
@@ -21,9 +21,10 @@ log=$MMT_CACHE/dkms-build-$MMT_KVER.log
 # installs it for the root's kernels that have headers.  Reinstalled only
 # when the package changed (the sanitizer kernel's build reuses the root).
 # one output directory per kernel: check.sh builds for two roots at once
-deb=$(MMT_DEB_OUT=$MMT_TOP/build/deb-$MMT_KVER "$MMT_TOP/scripts/build-deb.sh")
-# the .deb's contents, not its build date, decide
-sum=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/src/*' | md5sum)
+# (MMT_DEB: a package built already, for another root of the same kernel)
+deb=${MMT_DEB:-$(MMT_DEB_OUT=$MMT_TOP/build/deb-$MMT_KVER "$MMT_TOP/scripts/build-deb.sh")}
+# the .deb's contents, not its build date (in its changelog), decide
+sum=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO --exclude='./usr/share/doc/*' | md5sum)
 st=$(in_root dpkg-query -W -f='${Status}' mm-tiering-dkms 2>/dev/null || true)
 if [ "$st" != "install ok installed" ] ||
    [ "$(cat "$MMT_ROOT/var/tmp/mmt-deb.installed" 2>/dev/null)" != "$sum" ]; then
