@@ -14,7 +14,8 @@
 #                                      7.2.12+deb13-amd64; those of
 #                                      $MMT_CORE_SHORT_KVERS, default 7.2,
 #                                      stock, tiering and params), the bench smoke
-#                                      test, KUnit)
+#                                      test, KUnit; "service" boots the Debian
+#                                      guest of scripts/debian-guest.sh)
 # Guests run $MMT_JOBS (default 2) at a time.  MMT_NO_KUNIT=1 skips the
 # KUnit run, MMT_NO_BENCH=1 the bench smoke test, MMT_NO_DEBUG=1 the
 # sanitizer kernel, MMT_NO_CORE=1 the other kernels; MMT_SCALE=N multiplies
@@ -49,6 +50,7 @@ timeout_of() {
 	phase) echo 900 ;;
 	tiering|steady|bw) echo 600 ;;
 	control|hotplug*) echo 400 ;;
+	service) echo 900 ;;
 	race) echo 900 ;;
 	stress) echo 2400 ;;
 	*) echo 300 ;;
@@ -60,14 +62,20 @@ timeout_of() {
 # for vm.sh (MMT_KVER, MMT_KERNEL)
 run_one() {
 	local s=$1 log=$2 initrd=$3 topo= try
+	local g=$MMT_CACHE/guest-$MMT_KVER disk= kernel=${MMT_KERNEL:-}
 	shift 3
 	case $s in
 	flat) topo=flat ;;
 	hotplug_new) topo=hotplug_new ;;
 	hotplug*) topo=hotplug ;;
 	esac
+	# the Debian guest's scenarios boot its disk, kernel and initramfs
+	case " $GUEST " in *" $s "*)
+		disk=$g/disk.img initrd=$g/initrd.img kernel=$g/vmlinuz ;;
+	esac
 	for try in 1 2; do
-		MMT_TOPO=$topo "$MMT_TOP/scripts/vm.sh" "$initrd" "$s" \
+		MMT_TOPO=$topo MMT_DISK=$disk MMT_KERNEL=$kernel \
+			"$MMT_TOP/scripts/vm.sh" "$initrd" "$s" \
 			"$(timeout_of "$s")" "$@" </dev/null >"$log" 2>&1
 		grep -q '^MMT-BOOT' "$log" && break
 		cp "$log" "${log%.log}.boot$try.log"
@@ -103,6 +111,16 @@ report() {
 # cause was a back-off the moved hot set did not wake (fixed in mmt_loop.c),
 # which a slower guest hit more often; they stay alone to keep their margins.
 SOLO=" phase bw "
+# Scenarios of the Debian guest (scripts/debian-guest.sh: systemd, Debian's
+# kernel package and initramfs, mm-tiering-dkms installed with apt)
+GUEST=" service "
+# guest_desc NAME DESC: the description of NAME's boot
+guest_desc() {
+	case $GUEST in
+	*" $1 "*) echo "QEMU TCG, Debian trixie guest with systemd, $MMT_KVER; ${2#*, Debian $MMT_KVER, }" ;;
+	*) echo "$2" ;;
+	esac
+}
 
 # run_group LABEL INITRD NAMES -- ARGS: boot NAMES at once, then report
 run_group() {
@@ -117,7 +135,7 @@ run_group() {
 	done
 	wait "${pids[@]}"
 	for s in "${names[@]}"; do
-		step "scenario $label$s ($desc)"
+		step "scenario $label$s ($(guest_desc "$s" "$desc"))"
 		report "$s" "$out/$label$s.log" $(( $(date +%s) - start ))
 	done
 }
@@ -160,7 +178,7 @@ short_kvers=${MMT_CORE_SHORT_KVERS-7.2.12+deb13-amd64}
 SHORT="stock tiering params"
 core_of() { case " $short_kvers " in *" $1 "*) echo "$SHORT" ;; *) echo "$CORE" ;; esac; }
 [ $# -eq 0 ] && set -- stock control tiering params race steady hotplug hotplug_neg \
-	hotplug_new flat phase bw debug core
+	hotplug_new flat phase bw service debug core
 for s in "$@"; do
 	case $s in
 	debug) [ -z "${MMT_NO_DEBUG:-}" ] && debug=y ;;
@@ -169,7 +187,7 @@ for s in "$@"; do
 done
 # With both, these stock-kernel scenarios join the other kernels' core
 # scenarios in the two lanes that run beside the stress suite and the race.
-LANE2=" hotplug_new " lane2=
+LANE2=" hotplug_new service " lane2=
 for s in "$@"; do
 	case $s in
 	debug|core) ;;
@@ -182,6 +200,21 @@ for s in "$@"; do
 done
 desc_of() { echo "QEMU TCG, Debian $1, node0 2 CPUs + 1 GiB, node1 CPU-less 1 GiB"; }
 desc=$(desc_of "$MMT_KVER")
+# The Debian guest's image: made in the background (downloads and dpkg,
+# about one core) while the first scenarios run; waited for before its own.
+guest_pid=
+case " $scenarios $lane2 " in *" service "*)
+	"$MMT_TOP/scripts/debian-guest.sh" >"$out/guest-setup.log" 2>&1 &
+	guest_pid=$! ;;
+esac
+wait_guest() {
+	[ -n "$guest_pid" ] || return 0
+	step "the Debian guest (systemd, linux-image-$MMT_KVER, mm-tiering-dkms installed by apt)"
+	wait "$guest_pid" || { cat "$out/guest-setup.log"; die_setup "the Debian guest"; }
+	guest_pid=
+	echo "  ready: $(tail -1 "$out/guest-setup.log")"
+}
+case " $scenarios " in *" service "*) wait_guest ;; esac
 [ -n "$scenarios" ] &&
 	run_batch "" "$out/initrd.gz" $scenarios -- "mmt.scale=${MMT_SCALE:-1}"
 
@@ -254,10 +287,11 @@ if [ -n "$debug" ]; then
 		die_setup "the DKMS build against the debug kernel"
 fi
 if [ -n "$core" ]; then
-	step "other kernels: $core_kvers (root, mm-tiering-dkms package, initramfs)"
+	step "other kernels: $core_kvers (root, mm-tiering-dkms package, initramfs)${lane2:+; lanes also run:$lane2}"
 	wait $core_pid || { cat "$out/core-setup.log"; die_setup "setting up $core_kvers"; }
 	echo "  ready"
 fi
+wait_guest
 dbg_args=(panic_on_warn=1 "mmt.scale=${MMT_SCALE:-1}" mmt.min_rounds=4 mmt.race_secs=600)
 dbg_desc="QEMU TCG, ${rel:-}: KASAN, UBSAN, KFENCE, lockdep, kmemleak, fault injection; panic_on_warn=1"
 if [ -n "$debug" ] && [ -n "$core" ]; then
@@ -283,7 +317,7 @@ if [ -n "$debug" ] && [ -n "$core" ]; then
 	report_core $(( $(date +%s) - start ))
 	desc=$(desc_of "$MMT_KVER")
 	for s in $lane2; do
-		step "scenario $s ($desc)"
+		step "scenario $s ($(guest_desc "$s" "$desc"))"
 		report "$s" "$out/$s.log" $(( $(date +%s) - start ))
 	done
 elif [ -n "$debug" ]; then

@@ -4,7 +4,7 @@
 # Provision everything mm-tiering's build and test bench needs on a bare
 # Debian 12 host, cached outside the repository and keyed by version.
 #
-#   scripts/provision.sh [host|root|kernel|source|tarball|kbuild|debtools|all]
+#   scripts/provision.sh [host|root|kernel|source|tarball|kbuild|debtools|guest|all]
 #   (all: host, root and kernel)
 #
 # Host tools come from the host's own (bookworm) apt sources.  Debian kernel
@@ -143,33 +143,44 @@ kernel_source() {
 	touch "$MMT_SRC/.mmt-ok"
 }
 
+# root_install NAME WHAT PKG...: install PKGs in the root once (stamp
+# .mmt-NAME-ok, which holds the list: a changed list installs again; log
+# root-NAME.log), updating its package lists if the first try fails (a
+# root built days ago lists packages the mirror dropped).
+root_install() {
+	local name=$1 what=$2
+	shift 2
+	[ "$(cat "$MMT_ROOT/.mmt-$name-ok" 2>/dev/null)" = "$*" ] && return 0
+	log "installing $what in the root $MMT_ROOT"
+	in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "$@" >"$MMT_CACHE/root-$name.log" 2>&1 ||
+		{ in_root apt-get update -qq && in_root env \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "$@" >"$MMT_CACHE/root-$name.log" 2>&1; } ||
+		{ tail -20 "$MMT_CACHE/root-$name.log" >&2; exit 1; }
+	echo "$*" >"$MMT_ROOT/.mmt-$name-ok"
+}
+
 # What building a kernel inside the trixie root needs beyond the headers.
 root_kbuild() {
-	[ -f "$MMT_ROOT/.mmt-kbuild-ok" ] && return 0
-	log "installing the kernel build tools in the trixie root"
-	in_root /bin/sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends gcc flex bison bc libelf-dev libssl-dev \
-		perl cpio xz-utils' >"$MMT_CACHE/root-kbuild.log" 2>&1 ||
-		{ in_root apt-get update -qq && in_root /bin/sh -c \
-		'DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends gcc flex bison bc libelf-dev libssl-dev \
-		perl cpio xz-utils' >"$MMT_CACHE/root-kbuild.log" 2>&1; } ||
-		{ tail -20 "$MMT_CACHE/root-kbuild.log" >&2; exit 1; }
-	touch "$MMT_ROOT/.mmt-kbuild-ok"
+	root_install kbuild "the kernel build tools" gcc flex bison bc \
+		libelf-dev libssl-dev perl cpio xz-utils
 }
 
 # What building the mm-tiering-dkms package needs (dh-dkms).
 root_debtools() {
-	[ -f "$MMT_ROOT/.mmt-debtools-ok" ] && return 0
-	log "installing debhelper and dh-dkms in the trixie root"
-	local pkgs='debhelper dh-dkms dpkg-dev fakeroot'
-	in_root /bin/sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends $pkgs" >"$MMT_CACHE/root-debtools.log" 2>&1 ||
-		{ in_root apt-get update -qq && in_root /bin/sh -c \
-		"DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends $pkgs" >"$MMT_CACHE/root-debtools.log" 2>&1; } ||
-		{ tail -20 "$MMT_CACHE/root-debtools.log" >&2; exit 1; }
-	touch "$MMT_ROOT/.mmt-debtools-ok"
+	root_install debtools "debhelper and dh-dkms" debhelper dh-dkms \
+		dpkg-dev fakeroot
+}
+
+# What the Debian guest (scripts/debian-guest.sh) boots: systemd as init and
+# Debian's kernel package with its own initramfs, in a root of its own.
+# Backports' kernels want backports' linux-base.
+root_guest() {
+	local base=linux-base
+	case $MMT_KVER in 7.*) base=linux-base/trixie-backports ;; esac
+	root_install guest "systemd and linux-image-$MMT_KVER" systemd-sysv \
+		dbus e2fsprogs "$base" "linux-image-$MMT_KVER"
 }
 
 mkdir -p "$MMT_CACHE"
@@ -182,7 +193,8 @@ source)	host_tools; trixie_root; kernel_source ;;
 tarball) host_tools; trixie_root; source_tarball ;;
 kbuild)	host_tools; trixie_root; root_kbuild ;;
 debtools) host_tools; trixie_root; root_debtools ;;
+guest)	host_tools; trixie_root; root_guest ;;
 all)	host_tools; trixie_root; kernel_image ;;
 in-root) shift; in_root "$@" ;;
-*)	echo "usage: $0 [host|root|kernel|source|tarball|kbuild|debtools|all|in-root CMD...]" >&2; exit 2 ;;
+*)	echo "usage: $0 [host|root|kernel|source|tarball|kbuild|debtools|guest|all|in-root CMD...]" >&2; exit 2 ;;
 esac

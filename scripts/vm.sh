@@ -14,7 +14,10 @@
 # has 256 MiB at boot plus a 768 MiB pc-dimm that the guest finds offline
 # (memhp_default_state=offline) and onlines itself while a test runs;
 # MMT_TOPO=hotplug_new: the same without node1's boot memory (node1 has
-# no memory until the guest onlines the DIMM).
+# no memory until the guest onlines the DIMM).  MMT_DISK=disk.img: the
+# Debian guest of scripts/debian-guest.sh (its kernel, initramfs and root
+# disk, written to a snapshot that the boot throws away; systemd runs the
+# script, and the guest may reboot: it ends by powering off).
 #   scripts/vm.sh INITRD SCRIPT [TIMEOUT_S] [extra kernel args...]
 set -euo pipefail
 
@@ -59,9 +62,15 @@ else
 	      -numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=26G)
 fi
 
+disk=(-no-reboot)
+if [ -n "${MMT_DISK:-}" ]; then
+	disk=(-drive "file=$MMT_DISK,format=raw,if=virtio,snapshot=on" -nic none)
+	extra="$extra root=/dev/vda rw systemd.show_status=0"
+fi
+
 exec timeout --foreground -k 5 "$tmo" qemu-system-x86_64 \
 	-accel "tcg,thread=${MMT_TCG_THREAD:-single}" -cpu max \
 	"${mem[@]}" "${numa[@]}" \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 loglevel=${MMT_LOGLEVEL:-5} panic=-1 mmt.script=$script $extra $*" \
-	-display none -serial stdio -monitor none -no-reboot
+	-display none -serial stdio -monitor none "${disk[@]}"

@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The Debian guest: a trixie root that boots with systemd and Debian's own
+# linux-image-$MMT_KVER (its initramfs made by initramfs-tools), with the
+# mm-tiering-dkms package installed by apt (its DKMS postinst builds the
+# module, its unit is shipped disabled), the test workload and the guest
+# scenarios; written as an ext4 disk image that vm.sh boots (MMT_DISK).
+# The root is cached by kernel version; the package is reinstalled when it
+# changed; the image is written anew each time (QEMU runs it with
+# snapshot=on: a boot never changes it).
+#   scripts/debian-guest.sh      prints the directory holding disk.img,
+#                                vmlinuz and initrd.img
+set -euo pipefail
+
+. "$(dirname "$0")/env.sh"
+dir=$MMT_CACHE/guest-$MMT_KVER
+main_root=$MMT_ROOT
+export MMT_ROOT=$dir/root
+"$MMT_TOP/scripts/provision.sh" guest >&2
+in_root() { "$MMT_TOP/scripts/provision.sh" in-root "$@"; }
+
+# the package, installed with apt by build-dkms.sh (it is built in the
+# build root when make check has not built it already)
+deb=$(ls "$MMT_TOP/build/deb-$MMT_KVER"/mm-tiering-dkms_*_all.deb 2>/dev/null | head -1) ||
+	true
+[ -n "$deb" ] || deb=$(MMT_ROOT=$main_root "$MMT_TOP/scripts/build-deb.sh")
+MMT_DEB=$deb MMT_STAGE=$dir/stage "$MMT_TOP/scripts/build-dkms.sh" >&2
+
+# what the scenarios need: the workload, the scripts, a unit that runs the
+# one named on the kernel command line (mmt.script=) after boot
+r=$MMT_ROOT
+gcc -O2 -static -Wall -Wextra -Werror -o "$r/usr/local/bin/tierload" \
+	"$MMT_TOP/tests/workload/tierload.c" -lm
+rm -rf "$r/mmt" "$r/var/lib/mmt-test" && mkdir -p "$r/mmt"
+cp "$MMT_TOP"/tests/guest/*.sh "$MMT_TOP"/scripts/guest/*.sh "$r/mmt/"
+install -m 755 "$MMT_TOP/tests/guest/systemd/guest-run" "$r/mmt/guest-run"
+install -m 644 "$MMT_TOP/tests/guest/systemd/mmt-guest.service" \
+	"$r/etc/systemd/system/mmt-guest.service"
+mkdir -p "$r/etc/systemd/system/multi-user.target.wants"
+ln -sf /etc/systemd/system/mmt-guest.service \
+	"$r/etc/systemd/system/multi-user.target.wants/mmt-guest.service"
+# the serial console carries the results: no login prompt on it
+ln -sf /dev/null "$r/etc/systemd/system/serial-getty@ttyS0.service"
+echo 'LABEL=mmt-root / ext4 rw,errors=remount-ro 0 1' >"$r/etc/fstab"
+echo mmt-guest >"$r/etc/hostname"
+# the unit as the package ships it: disabled (a scenario enables it)
+rm -f "$r/etc/systemd/system/multi-user.target.wants/mm-tiering.service"
+in_root apt-get clean
+
+# the image: the root's size and room to write
+rm -f "$dir/disk.img"
+size=$(( $(du -sm --exclude=./proc --exclude=./sys "$r" | cut -f1) * 5 / 4 + 512 ))
+mke2fs -q -F -t ext4 -L mmt-root -d "$r" "$dir/disk.img" "${size}M"
+cp "$r/boot/vmlinuz-$MMT_KVER" "$dir/vmlinuz"
+cp "$r/boot/initrd.img-$MMT_KVER" "$dir/initrd.img"
+echo "$dir"
