@@ -204,7 +204,8 @@ desc=$(desc_of "$MMT_KVER")
 # about one core) while the first scenarios run; waited for before its own.
 guest_pid=
 case " $scenarios $lane2 " in *" service "*)
-	"$MMT_TOP/scripts/debian-guest.sh" >"$out/guest-setup.log" 2>&1 &
+	MMT_DEB=$(ls "$MMT_TOP/build/deb-$MMT_KVER"/mm-tiering-dkms_*_all.deb) \
+		"$MMT_TOP/scripts/debian-guest.sh" >"$out/guest-setup.log" 2>&1 &
 	guest_pid=$! ;;
 esac
 wait_guest() {

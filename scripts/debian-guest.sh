@@ -9,8 +9,8 @@
 # The root is cached by kernel version; the package is reinstalled when it
 # changed; the image is written anew each time (QEMU runs it with
 # snapshot=on: a boot never changes it).
-#   scripts/debian-guest.sh      prints the directory holding disk.img,
-#                                vmlinuz and initrd.img
+#   [MMT_DEB=pkg.deb] scripts/debian-guest.sh
+# prints the directory holding disk.img, vmlinuz and initrd.img.
 set -euo pipefail
 
 . "$(dirname "$0")/env.sh"
@@ -20,11 +20,9 @@ export MMT_ROOT=$dir/root
 "$MMT_TOP/scripts/provision.sh" guest >&2
 in_root() { "$MMT_TOP/scripts/provision.sh" in-root "$@"; }
 
-# the package, installed with apt by build-dkms.sh (it is built in the
-# build root when make check has not built it already)
-deb=$(ls "$MMT_TOP/build/deb-$MMT_KVER"/mm-tiering-dkms_*_all.deb 2>/dev/null | head -1) ||
-	true
-[ -n "$deb" ] || deb=$(MMT_ROOT=$main_root "$MMT_TOP/scripts/build-deb.sh")
+# the package (MMT_DEB: one built already, as make check's; else built now
+# in the build root), installed with apt by build-dkms.sh
+deb=${MMT_DEB:-$(MMT_ROOT=$main_root "$MMT_TOP/scripts/build-deb.sh")}
 MMT_DEB=$deb MMT_STAGE=$dir/stage "$MMT_TOP/scripts/build-dkms.sh" >&2
 
 # what the scenarios need: the workload, the scripts, a unit that runs the

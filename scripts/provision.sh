@@ -180,7 +180,7 @@ root_guest() {
 	local base=linux-base
 	case $MMT_KVER in 7.*) base=linux-base/trixie-backports ;; esac
 	root_install guest "systemd and linux-image-$MMT_KVER" systemd-sysv \
-		dbus e2fsprogs "$base" "linux-image-$MMT_KVER"
+		dbus e2fsprogs python3 "$base" "linux-image-$MMT_KVER"
 }
 
 mkdir -p "$MMT_CACHE"

@@ -9,7 +9,8 @@
 #   2: tiering runs after boot with no manual step (DAMON_STAT off and
 #      numa_balancing 0 as /etc/default/mm-tiering says), a hot set
 #      first-touched on node1 moves to node0, bytes intact; systemctl stop
-#      leaves no kdamond and no module.
+#      leaves no kdamond and no module.  mm-tiering-status, as the package
+#      installs it, reads the running module (JSON, a record, the table).
 . /mmt/lib.sh
 HOT_MB=${HOT_MB:-100}
 COLD_MB=${COLD_MB:-128}
@@ -33,7 +34,7 @@ hot_share() {
 
 case $boot in
 1)
-	plan 9
+	plan 13
 	en=$(systemctl is-enabled mm-tiering.service 2>&1)
 	[ "$en" = disabled ] && [ "$(loaded)" = 0 ] && [ "$(stat_on)" = Y ]
 	check service_shipped_disabled $? "is-enabled: $en; mm_tiering loaded: $(loaded); damon_stat=$(stat_on)"
@@ -68,17 +69,54 @@ case $boot in
 		[ "$(cat /proc/sys/kernel/numa_balancing)" = 0 ]
 	check service_started_at_boot $? "$act: enabled=$(cat $P/enabled 2>/dev/null) kdamond_pids=$(cat $P/kdamond_pids 2>/dev/null) damon_stat=$(stat_on) numa_balancing=$(cat /proc/sys/kernel/numa_balancing)"
 
-	tierload -H "$HOT_MB" -C "$COLD_MB" -t 60 > /tmp/load.log
+	# the workload, and mm-tiering-status watching it move
+	tierload -H "$HOT_MB" -C "$COLD_MB" -t 60 > /tmp/load.log &
+	b0=$(param_node bytes_promoted 1)
+	mm-tiering-status record --interval 1 --count 20 /tmp/rec.csv
+	b1=$(param_node bytes_promoted 1)
+	mm-tiering-status --json > /tmp/st.json
+	mm-tiering-status > /tmp/st.txt
+	wait
 	hot_share /tmp/load.log 90 > /tmp/r
 	check service_tiering_moves_pages $? "after 60 s: $(cat /tmp/r); promoted $(param_node bytes_promoted 1) bytes"
 	grep -q 'tierload verify .* bad_pages=0 ' /tmp/load.log
 	check service_data_intact $? "$(grep 'tierload verify' /tmp/load.log)"
+
+	# the tool's JSON names what status does; its record's rates add up
+	# to its counters, which lie within the parameter's before and after
+	want="0:$(status_field 0 tier):$(status_field 0 target) 1:$(status_field 1 tier):$(status_field 1 target) $(cat $P/kdamond_pids)"
+	got=$(python3 -c 'import json
+d = json.load(open("/tmp/st.json"))
+n = d["nodes"]
+print(" ".join("%s:%s:%s" % (k, n[k]["tier"], n[k]["target"]) for k in sorted(n)),
+      " ".join("%s:%s" % (k, n[k]["kdamond_pids"]) for k in sorted(n)))' 2>&1)
+	[ "$got" = "$want" ]
+	check status_tool_json $? "mm-tiering-status --json: $got (status and kdamond_pids: $want)"
+	awk -F, -v b0="$b0" -v b1="$b1" 'NR == 1 { for (i = 1; i <= NF; i++) {
+			if ($i == "node1_bytes_promoted") c = i
+			if ($i == "node1_promoted_per_s") r = i } next }
+		{ n++; if (n == 1) first = $c; else sum += $r * ($1 - t)
+		  if ($c < last) bad = 1; last = $c; t = $1 }
+		END { moved = last - first
+			printf "%d samples, node1 promoted %d bytes in them, rates sum to %d; parameter %d..%d, CSV %d..%d\n",
+				n, moved, sum, b0, b1, first, last
+			d = sum - moved; if (d < 0) d = -d
+			exit !(n == 20 && !bad && moved > 0 && first >= b0 && last <= b1 &&
+				d <= moved / 100 + 4096 * n) }' /tmp/rec.csv > /tmp/r
+	check status_tool_record $? "record: $(cat /tmp/r)"
+	rows=$(grep -cE '^ +[0-9]+ +(upper|lower) ' /tmp/st.txt)
+	[ "$rows" = 2 ] && grep -qE '^ +1 +lower +0 +used_bp ' /tmp/st.txt
+	check status_tool_table $? "$rows node rows: $(sed -n 3p /tmp/st.txt | tr -s ' ')"
 
 	systemctl stop mm-tiering.service
 	rc=$?
 	[ $rc -eq 0 ] && [ "$(loaded)" = 0 ] && [ -z "$(kdamonds)" ] &&
 		[ "$(systemctl is-active mm-tiering.service)" = inactive ]
 	check service_stop_unloads $? "stop rc=$rc: $(systemctl is-active mm-tiering.service); mm_tiering loaded: $(loaded); kdamonds: $(kdamonds | wc -l)"
+	mm-tiering-status > /tmp/st.txt 2>&1
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'mm_tiering is not loaded' /tmp/st.txt
+	check status_tool_not_loaded $? "rc=$rc: $(cat /tmp/st.txt)"
 
 	dmesg_clean > /tmp/splat
 	check service_dmesg_clean $? "$(head -3 /tmp/splat)"
