@@ -39,7 +39,8 @@ dkms:
 deb:
 	bash scripts/build-deb.sh
 
-# Boot Debian's kernel in QEMU (DRAM + CXL-like node) and show pages moving.
+# Boot the Debian guest in QEMU (DRAM + CXL-like node), start the service
+# and show pages moving with mm-tiering-status.
 demo:
 	bash scripts/demo.sh
 

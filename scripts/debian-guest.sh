@@ -49,7 +49,7 @@ in_root apt-get clean
 # the image: the root's size and room to write
 rm -f "$dir/disk.img"
 size=$(( $(du -sm --exclude=./proc --exclude=./sys "$r" | cut -f1) * 5 / 4 + 512 ))
-mke2fs -q -F -t ext4 -L mmt-root -d "$r" "$dir/disk.img" "${size}M"
+mke2fs -q -F -t ext4 -L mmt-root -d "$r" "$dir/disk.img" "${size}M" >&2
 cp "$r/boot/vmlinuz-$MMT_KVER" "$dir/vmlinuz"
 cp "$r/boot/initrd.img-$MMT_KVER" "$dir/initrd.img"
 echo "$dir"
