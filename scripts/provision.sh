@@ -22,7 +22,7 @@ log() { echo "provision: $*" >&2; }
 
 host_tools() {
 	local need=() p
-	for p in qemu-system-x86 busybox-static cpio mmdebstrap zstd xz-utils \
+	for p in qemu-system-x86 busybox-static cpio mmdebstrap zstd xz-utils e2fsprogs \
 		 flex bison bc python3-matplotlib \
 		 gcc libc6-dev make python3; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
