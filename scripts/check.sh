@@ -93,6 +93,27 @@ run_one() {
 		cp "$log" "${log%.log}.boot$try.log"
 	done
 	tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+	case $s in service) plot_record "$log" >>"$log" ;; esac
+}
+
+# plot_record LOG: the one result of the service scenario that the host
+# gives: mm-tiering-status plot (matplotlib, on the host) draws the record
+# its guest printed (MMT-CSV lines) as a PNG beside the log
+plot_record() {
+	local csv=${1%.log}.record.csv png=${1%.log}.record.png msg rc rows
+	sed -n 's/^MMT-CSV //p' "$1" >"$csv"
+	rows=$(( $(wc -l <"$csv") - 1 ))
+	msg=$(/usr/bin/python3 "$MMT_TOP/service/mm-tiering-status" plot \
+		--title "mm_tiering in the Debian guest ($MMT_KVER, QEMU TCG): a 100 MiB hot set moving" \
+		"$csv" "$png" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ] && [ "$rows" -ge 20 ] &&
+	   [ "$(stat -c %s "$png" 2>/dev/null || echo 0)" -gt 10000 ] &&
+	   echo "$msg" | grep -q "^plot: $rows samples, nodes 0 1, peak migration [1-9]"; then
+		echo "MMT-TEST PASS service_record_plot ${msg#plot: } ($(stat -c %s "$png") bytes)"
+	else
+		echo "MMT-TEST FAIL service_record_plot rc=$rc rows=$rows: $msg"
+	fi
 }
 
 # report NAME LOG SECONDS: print the results of one boot and count them

@@ -34,7 +34,8 @@ hot_share() {
 
 case $boot in
 1)
-	plan 13
+	# 14: the last, service_record_plot, is the host's (check.sh)
+	plan 14
 	en=$(systemctl is-enabled mm-tiering.service 2>&1)
 	[ "$en" = disabled ] && [ "$(loaded)" = 0 ] && [ "$(stat_on)" = Y ]
 	check service_shipped_disabled $? "is-enabled: $en; mm_tiering loaded: $(loaded); damon_stat=$(stat_on)"
@@ -104,6 +105,8 @@ print(" ".join("%s:%s:%s" % (k, n[k]["tier"], n[k]["target"]) for k in sorted(n)
 			exit !(n == 20 && !bad && moved > 0 && first >= b0 && last <= b1 &&
 				d <= moved / 100 + 4096 * n) }' /tmp/rec.csv > /tmp/r
 	check status_tool_record $? "record: $(cat /tmp/r)"
+	# the record, for the host to plot (service_record_plot, check.sh)
+	sed 's/^/MMT-CSV /' /tmp/rec.csv
 	rows=$(grep -cE '^ +[0-9]+ +(upper|lower) ' /tmp/st.txt)
 	[ "$rows" = 2 ] && grep -qE '^ +1 +lower +0 +used_bp ' /tmp/st.txt
 	check status_tool_table $? "$rows node rows: $(sed -n 3p /tmp/st.txt | tr -s ' ')"
