@@ -70,14 +70,19 @@ case $boot in
 		[ "$(cat /proc/sys/kernel/numa_balancing)" = 0 ]
 	check service_started_at_boot $? "$act: enabled=$(cat $P/enabled 2>/dev/null) kdamond_pids=$(cat $P/kdamond_pids 2>/dev/null) damon_stat=$(stat_on) numa_balancing=$(cat /proc/sys/kernel/numa_balancing)"
 
-	# the workload, and mm-tiering-status watching it move
-	tierload -H "$HOT_MB" -C "$COLD_MB" -t 60 > /tmp/load.log &
+	# mm-tiering-status recording from 2 s before the workload starts, so
+	# that the whole move (it can take a second) falls in its record
 	b0=$(param_node bytes_promoted 1)
-	mm-tiering-status record --interval 1 --count 20 /tmp/rec.csv
+	mm-tiering-status record --interval 1 --count 20 /tmp/rec.csv &
+	rec=$!
+	sleep 2
+	tierload -H "$HOT_MB" -C "$COLD_MB" -t 60 > /tmp/load.log &
+	load=$!
+	wait $rec
 	b1=$(param_node bytes_promoted 1)
 	mm-tiering-status --json > /tmp/st.json
 	mm-tiering-status > /tmp/st.txt
-	wait
+	wait $load
 	hot_share /tmp/load.log 90 > /tmp/r
 	check service_tiering_moves_pages $? "after 60 s: $(cat /tmp/r); promoted $(param_node bytes_promoted 1) bytes"
 	grep -q 'tierload verify .* bad_pages=0 ' /tmp/load.log
