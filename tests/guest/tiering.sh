@@ -56,13 +56,19 @@ check hot_promoted $? "$(cat /tmp/r1)"
 #    this node), and the per-CPU free lists drained into MemFree later hold
 #    up to about 20 MiB more on this 2-CPU guest.  Demoting the whole cold
 #    set, the failure this catches, would leave over 6000 bp free.
-#    Measured up to 627 bp over on 7.3.4 and 597 on 6.12 (two-node
-#    guests in parallel), so the top is goal + 800; why more than the
-#    estimate above is not established (an open finding).
-over=800
+#    Measured up to 627 bp over on 7.3.4 and 917 on 6.12 (cold run of
+#    ca24604: node0 free 1063 bp, goal 146 bp): demotion ran ahead of
+#    promotion and demoted 307 MiB where 300 MiB promoted into 91 MiB free
+#    needed about 225, and node0's free memory then grew by 21 MiB with no
+#    page moving (per-CPU lists, kernel frees).  How close demotion stops to
+#    the goal is the controller's precision (issue 14), not this check's
+#    subject: the top is goal + 1500 bp, far below the 6000 bp and more
+#    that demoting the whole cold set leaves.  The overshoot is reported on every run.
+over=1500
 [ -n "$goal" ] && [ "$dem" -gt 0 ] && [ "$free" -ge $((goal - 100)) ] &&
 	[ "$free" -le $((goal + over)) ]
 check free_goal $? "node0 free ${free} bp, goal ${goal} bp (bar +${over}), demoted ${dem} bytes"
+info "free_goal overshoot: $((free - ${goal:-0})) bp; demoted $dem, promoted $prom bytes into $(sed -n 's/.*up_free_mb=\([0-9]*\).*/\1/p' /tmp/load.log | head -1) MiB free at setup"
 
 # 3. every byte intact after all migrations
 grep -q 'tierload verify .* bad_pages=0 ' /tmp/load.log
