@@ -43,6 +43,7 @@
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/seq_buf.h>
@@ -88,6 +89,9 @@ struct mmt_pair {
 	struct mmt_step st;
 	/* last cumulative stats, for deltas */
 	u64 last_prom, last_dem, last_push;
+	/* the controller's own cost: the last step's time, all steps' */
+	u64 step_ns, cost_ns;
+	unsigned long steps;
 };
 
 static struct mmt_pair *mmt_pairs;
@@ -217,10 +221,6 @@ static void mmt_act(struct mmt_pair *p, int nr_prom)
 		mmt_set_knobs(n, div_u64(st->promote, nr_prom), st->heat,
 			      st->level, 0, st->backoff);
 	}
-	trace_controller_step(p->upper, p->obs.free, st->target, st->err,
-			      st->demote, st->promote + st->push,
-			      p->obs.moved_up, p->obs.moved_down, st->level,
-			      st->backoff);
 }
 
 /*
@@ -233,18 +233,26 @@ static void mmt_act(struct mmt_pair *p, int nr_prom)
  */
 static void mmt_pair_step(struct mmt_pair *p, u64 budget)
 {
+	bool bw = mmt_running_cfg.bandwidth;
+	u64 t0 = ktime_get_ns();
 	int nr_prom;
 
 	if (!mmt_observe(p, budget, &nr_prom))
 		return;
 	/* an upper node no lower node promotes into still demotes */
-	if (mmt_running_cfg.bandwidth && !nr_prom)
+	if (bw && !nr_prom)
 		return;
-	if (mmt_running_cfg.bandwidth)
+	if (bw)
 		mmt_decide_bw(&p->ctl, &p->obs, &p->st);
 	else
 		mmt_decide(&p->ctl, &p->obs, &p->st);
 	mmt_act(p, nr_prom);
+	/* observe, decide and act; not the tracepoint itself */
+	p->step_ns = ktime_get_ns() - t0;
+	p->cost_ns += p->step_ns;
+	p->steps++;
+	trace_controller_step(p->upper, &p->obs, &p->st, p->ctl.pi.integ, bw,
+			      p->step_ns);
 }
 
 static void mmt_loop_fn(struct work_struct *work)
@@ -346,11 +354,12 @@ void mmt_loop_show(struct seq_buf *sb)
 				       p->upper, p->obs.share,
 				       p->obs.share_target, p->st.promote,
 				       p->st.push);
-		seq_buf_printf(sb, "pair=%d free=%llu goal=%llu err=%lld waiting=%llu heat=%u demote=%llu promote=%llu level=%u backoff=%d integ=%lld moved_up=%llu moved_down=%llu\n",
+		seq_buf_printf(sb, "pair=%d free=%llu goal=%llu err=%lld waiting=%llu heat=%u demote=%llu promote=%llu level=%u backoff=%d integ=%lld moved_up=%llu moved_down=%llu step_ns=%llu steps=%lu cost_ns=%llu\n",
 			       p->upper, p->obs.free, p->st.goal, p->st.err,
 			       p->st.want, p->st.heat, p->st.demote,
 			       p->st.promote, p->st.level, p->st.backoff,
 			       p->ctl.pi.integ, p->obs.moved_up,
-			       p->obs.moved_down);
+			       p->obs.moved_down, p->step_ns, p->steps,
+			       p->cost_ns);
 	}
 }

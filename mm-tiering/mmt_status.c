@@ -30,6 +30,10 @@ enum mmt_out {
 	MMT_OUT_DEMOTED,
 	MMT_OUT_TRIED,
 	MMT_OUT_FAILED,
+	MMT_OUT_NR_TRIED,
+	MMT_OUT_NR_PROMOTED,
+	MMT_OUT_NR_DEMOTED,
+	MMT_OUT_QT_EXCEEDS,
 };
 
 static long mmt_out_value(struct mmt_node *n, enum mmt_out what)
@@ -49,6 +53,18 @@ static long mmt_out_value(struct mmt_node *n, enum mmt_out what)
 	case MMT_OUT_FAILED:
 		/* passed the filters but did not move */
 		return mmt_stat_failed(&n->sch[0].stat);
+	case MMT_OUT_NR_TRIED:
+		return n->sch[0].stat.nr_tried;
+	case MMT_OUT_NR_PROMOTED:
+		return n->tier == MMT_TIER_LOWER ? n->sch[0].stat.nr_applied : 0;
+	case MMT_OUT_NR_DEMOTED:
+		if (n->bw)
+			return n->sch[1].stat.nr_applied;
+		return n->tier == MMT_TIER_UPPER ? n->sch[0].stat.nr_applied : 0;
+	case MMT_OUT_QT_EXCEEDS:
+		/* both schemes of a bandwidth-mode context */
+		return n->sch[0].stat.qt_exceeds +
+		       (n->bw ? n->sch[1].stat.qt_exceeds : 0);
 	}
 	return 0;
 }
@@ -96,6 +112,15 @@ MMT_OUTPUT(bytes_tried, MMT_OUT_TRIED,
 	   "nid:bytes of regions each node's scheme tried since enable");
 MMT_OUTPUT(bytes_failed, MMT_OUT_FAILED,
 	   "nid:bytes that passed the filters but did not migrate (-95: not counted by this kernel)");
+/* DAMON_RECLAIM's counters' names: nr_*_regions, nr_quota_exceeds */
+MMT_OUTPUT(nr_tried_regions, MMT_OUT_NR_TRIED,
+	   "nid:regions each node's scheme tried since enable");
+MMT_OUTPUT(nr_promoted_regions, MMT_OUT_NR_PROMOTED,
+	   "nid:regions promoted out of each lower node since enable");
+MMT_OUTPUT(nr_demoted_regions, MMT_OUT_NR_DEMOTED,
+	   "nid:regions demoted out of each upper node (bandwidth mode: pushed down to each lower node) since enable");
+MMT_OUTPUT(nr_quota_exceeds, MMT_OUT_QT_EXCEEDS,
+	   "nid:times each node's schemes hit their quota since enable");
 
 /* The whole status: running configuration, nodes, pairs; mmt_lock held. */
 static void mmt_status_write(struct seq_buf *sb)

@@ -44,8 +44,10 @@ run() {
 	info "controller=$1: promoted $(param_node bytes_promoted 1) demoted $(param_node bytes_demoted 0) bytes"
 	wait
 	echo 0 > $T/events/mm_tiering/controller_step/enable
-	grep -c controller_step $T/trace > "/tmp/$1.steps"
-	grep controller_step $T/trace | sed 's/.*controller_step: /MMT-STEP /' | awk 'NR % 4 == 1'
+	grep controller_step $T/trace > "/tmp/$1.trace"
+	grep -c controller_step "/tmp/$1.trace" > "/tmp/$1.steps"
+	sed 's/.*controller_step: /MMT-STEP /' "/tmp/$1.trace" | awk 'NR % 4 == 1'
+	grep '^pair=0 free=' $P/status > "/tmp/$1.pair"
 	rmmod mm_tiering
 }
 
@@ -88,8 +90,17 @@ if [ "$tuner" = damon ]; then
 else
 	info "goal_tuner=$tuner, bars not asserted: $traffic; $pingpong"
 fi
-[ "$(cat /tmp/Y.steps)" -ge $((PHASE_S * PHASES / 2)) ]
-check controller_tracepoint $? "mm_tiering:controller_step events: controller on $(cat /tmp/Y.steps)"
+# every event carries what status shows and the step's own time; status
+# counted the steps the trace saw (give or take the ones around the trace's
+# start and end)
+steps=$(sed -n 's/.* steps=\([0-9]*\).*/\1/p' /tmp/Y.pair)
+bad=$(awk '!/ waiting=[0-9]+ heat=[0-9]+ integ=-?[0-9]+ share=0 share_target=0 step_ns=[1-9][0-9]*$/' /tmp/Y.trace | wc -l)
+cost=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^step_ns=/) { split($i, a, "="); s += a[2]; n++; if (a[2] > m) m = a[2] } }
+	END { if (n) printf "mean %d ns, max %d ns per step", s / n, m }' /tmp/Y.trace)
+ev=$(cat /tmp/Y.steps)
+[ "$ev" -ge $((PHASE_S * PHASES / 2)) ] && [ "$bad" = 0 ] && [ -n "$steps" ] &&
+	[ "$steps" -ge "$ev" ] && [ "$steps" -le $((ev + 3)) ]
+check controller_tracepoint $? "mm_tiering:controller_step events: controller on $ev ($bad without waiting/heat/integ/share/step_ns), status steps=$steps; $cost"
 [ "$(cat /tmp/N.steps)" -eq 0 ]
 check static_no_steps $? "controller off: $(cat /tmp/N.steps) controller_step events"
 dmesg_clean > /tmp/splat

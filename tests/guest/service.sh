@@ -90,12 +90,16 @@ case $boot in
 
 	# the tool's JSON names what status does; its record's rates add up
 	# to its counters, which lie within the parameter's before and after
-	want="0:$(status_field 0 tier):$(status_field 0 target) 1:$(status_field 1 tier):$(status_field 1 target) $(cat $P/kdamond_pids)"
+	# and the counters of DAMON_RECLAIM's names, and the step's own time
+	want="0:$(status_field 0 tier):$(status_field 0 target) 1:$(status_field 1 tier):$(status_field 1 target) $(cat $P/kdamond_pids) counters step_ns"
 	got=$(python3 -c 'import json
 d = json.load(open("/tmp/st.json"))
 n = d["nodes"]
+names = ("nr_tried_regions", "nr_promoted_regions", "nr_demoted_regions", "nr_quota_exceeds")
 print(" ".join("%s:%s:%s" % (k, n[k]["tier"], n[k]["target"]) for k in sorted(n)),
-      " ".join("%s:%s" % (k, n[k]["kdamond_pids"]) for k in sorted(n)))' 2>&1)
+      " ".join("%s:%s" % (k, n[k]["kdamond_pids"]) for k in sorted(n)),
+      "counters" if all(isinstance(n[k][c], int) for k in n for c in names) else "no-counters",
+      "step_ns" if n["0"]["controller"].get("step_ns", 0) > 0 else "no-step_ns")' 2>&1)
 	[ "$got" = "$want" ]
 	check status_tool_json $? "mm-tiering-status --json: $got (status and kdamond_pids: $want)"
 	awk -F, -v b0="$b0" -v b1="$b1" 'NR == 1 { for (i = 1; i <= NF; i++) {

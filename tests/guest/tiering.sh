@@ -9,7 +9,7 @@ HOT_MB=${HOT_MB:-300}
 FREE_MB=${FREE_MB:-100}
 RUN_S=${RUN_S:-120}
 BOUND_S=${BOUND_S:-90}
-plan 12
+plan 13
 quiet_neighbours
 
 mig0=$(vmstat pgmigrate_success)
@@ -97,6 +97,17 @@ check demoted_vs_move_pages $? "demoted $dem bytes >= cold pages on node1 ($cold
 # above the vmstat read after them
 [ "$ours" -le "$vm_bytes2" ] && [ $((ours * 100)) -ge $((vm_bytes * 98)) ]
 check counters_vs_vmstat $? "promoted+demoted $ours bytes vs pgmigrate_success $vm_bytes..$vm_bytes2 bytes"
+# DAMON_RECLAIM's names: regions tried and applied, quota hits.  A region
+# counts as applied when it moved a page or more, so each applied region
+# is at least 4096 bytes (the counts read before the bytes: both only grow)
+nr_t=$(param_node nr_tried_regions 1); nr_p=$(param_node nr_promoted_regions 1)
+nr_d=$(param_node nr_demoted_regions 0)
+b_p=$(param_node bytes_promoted 1); b_d=$(param_node bytes_demoted 0)
+[ "$nr_p" -gt 0 ] && [ "$nr_t" -ge "$nr_p" ] && [ "$b_p" -ge $((nr_p * 4096)) ] &&
+	[ "$b_d" -ge $((nr_d * 4096)) ] && [ $((nr_d > 0)) -eq $((b_d > 0)) ] &&
+	[ "$(cat $P/nr_promoted_regions | wc -w)" = 2 ] &&
+	cat $P/nr_quota_exceeds | grep -qE '^0:[0-9]+ 1:[0-9]+$'
+check region_counters $? "node1: $nr_p of $nr_t regions tried promoted ($b_p bytes); node0: $nr_d regions demoted ($b_d bytes); nr_quota_exceeds $(cat $P/nr_quota_exceeds)"
 
 # 5. enabled=N leaves no kdamond of ours, rmmod works, dmesg clean
 # (damon_stop() returns once a kdamond's function has returned; its task
