@@ -14,8 +14,9 @@
 #                                      7.2.12+deb13-amd64; those of
 #                                      $MMT_CORE_SHORT_KVERS, default none,
 #                                      stock, tiering and params), the bench smoke
-#                                      test, KUnit; "service" boots the Debian
-#                                      guest of scripts/debian-guest.sh)
+#                                      test, KUnit; "service" and "postgres"
+#                                      boot the Debian guest of
+#                                      scripts/debian-guest.sh)
 # Guests run $MMT_JOBS (default 2) at a time.  MMT_NO_KUNIT=1 skips the
 # KUnit run, MMT_NO_BENCH=1 the bench smoke test, MMT_NO_DEBUG=1 the
 # sanitizer kernel, MMT_NO_CORE=1 the other kernels; MMT_SCALE=N multiplies
@@ -63,6 +64,7 @@ timeout_of() {
 	tiering|steady|bw) echo 600 ;;
 	control|hotplug*) echo 400 ;;
 	service) echo 900 ;;
+	postgres) echo $((900 + 240 * ${MMT_SCALE:-1})) ;;
 	race) echo 900 ;;
 	stress) echo 2400 ;;
 	*) echo 300 ;;
@@ -146,7 +148,7 @@ report() {
 SOLO=" phase bw "
 # Scenarios of the Debian guest (scripts/debian-guest.sh: systemd, Debian's
 # kernel package and initramfs, mm-tiering-dkms installed with apt)
-GUEST=" service "
+GUEST=" service postgres "
 # guest_desc NAME DESC: the description of NAME's boot
 guest_desc() {
 	case $GUEST in
@@ -210,7 +212,7 @@ short_kvers=${MMT_CORE_SHORT_KVERS-}
 SHORT="stock tiering params"
 core_of() { case " $short_kvers " in *" $1 "*) echo "$SHORT" ;; *) echo "$CORE" ;; esac; }
 [ $# -eq 0 ] && set -- stock control tiering params race steady hotplug hotplug_neg \
-	hotplug_new flat phase bw service debug core
+	hotplug_new flat phase bw postgres service debug core
 for s in "$@"; do
 	case $s in
 	debug) [ -z "${MMT_NO_DEBUG:-}" ] && debug=y ;;
@@ -219,7 +221,7 @@ for s in "$@"; do
 done
 # With both, these stock-kernel scenarios join the other kernels' core
 # scenarios in the two lanes that run beside the stress suite and the race.
-LANE2=" hotplug_new service " lane2=
+LANE2=" hotplug_new service postgres " lane2=
 for s in "$@"; do
 	case $s in
 	debug|core) ;;
@@ -235,7 +237,7 @@ desc=$(desc_of "$MMT_KVER")
 # The Debian guest's image: made in the background (downloads and dpkg,
 # about one core) while the first scenarios run; waited for before its own.
 guest_pid=
-case " $scenarios $lane2 " in *" service "*)
+case " $scenarios $lane2 " in *" service "*|*" postgres "*)
 	MMT_DEB=$(ls "$MMT_TOP/build/deb-$MMT_KVER"/mm-tiering-dkms_*_all.deb) \
 		"$MMT_TOP/scripts/debian-guest.sh" >"$out/guest-setup.log" 2>&1 &
 	guest_pid=$! ;;
@@ -247,7 +249,7 @@ wait_guest() {
 	guest_pid=
 	echo "  ready: $(tail -1 "$out/guest-setup.log")"
 }
-case " $scenarios " in *" service "*) wait_guest ;; esac
+case " $scenarios " in *" service "*|*" postgres "*) wait_guest ;; esac
 [ -n "$scenarios" ] &&
 	run_batch "" "$out/initrd.gz" $scenarios -- "mmt.scale=${MMT_SCALE:-1}"
 
@@ -269,12 +271,18 @@ prep_core() {
 # the two lanes drain when their sanitizer-kernel boot is done.
 core_jobs() {
 	local k s
+	# the Debian guest's boots (the longest) first
+	for s in $lane2; do
+		case $GUEST in *" $s "*) echo "- $s" ;; esac
+	done
 	for s in phase tiering control params stock; do
 		for k in $core_kvers; do
 			case " $(core_of "$k") " in *" $s "*) echo "$k $s" ;; esac
 		done
 	done
-	for s in $lane2; do echo "- $s"; done
+	for s in $lane2; do
+		case $GUEST in *" $s "*) ;; *) echo "- $s" ;; esac
+	done
 }
 next_job() {
 	flock "$out/jobs.lock" sh -c 'head -1 "$1"; sed -i 1d "$1"' sh "$out/jobs"

@@ -31,7 +31,8 @@ r=$MMT_ROOT
 gcc -O2 -static -Wall -Wextra -Werror -o "$r/usr/local/bin/tierload" \
 	"$MMT_TOP/tests/workload/tierload.c" -lm
 rm -rf "$r/mmt" "$r/var/lib/mmt-test" && mkdir -p "$r/mmt"
-cp "$MMT_TOP"/tests/guest/*.sh "$MMT_TOP"/scripts/guest/*.sh "$r/mmt/"
+cp -p "$MMT_TOP"/tests/guest/*.sh "$MMT_TOP"/tests/guest/*.py \
+	"$MMT_TOP"/tests/guest/*.sql "$MMT_TOP"/scripts/guest/*.sh "$r/mmt/"
 install -m 755 "$MMT_TOP/tests/guest/systemd/guest-run" "$r/mmt/guest-run"
 install -m 644 "$MMT_TOP/tests/guest/systemd/mmt-guest.service" \
 	"$r/etc/systemd/system/mmt-guest.service"
@@ -44,6 +45,36 @@ echo 'LABEL=mmt-root / ext4 rw,errors=remount-ro 0 1' >"$r/etc/fstab"
 echo mmt-guest >"$r/etc/hostname"
 # the unit as the package ships it: disabled (a scenario enables it)
 rm -f "$r/etc/systemd/system/multi-user.target.wants/mm-tiering.service"
+
+# PostgreSQL (the postgres scenario): its cluster made anew with data
+# checksums, pgbench's tables at scale $PG_SCALE and the extensions the
+# scenario reads, once per root (the stamp holds version and scale); the
+# server runs here only for that, on its Unix socket alone, and starts in
+# the guest only when the scenario starts it.
+PG_SCALE=10
+pgv=$(ls "$r/usr/lib/postgresql" | sort -n | tail -1)
+if [ "$(cat "$r/.mmt-pgdata-ok" 2>/dev/null)" != "$pgv $PG_SCALE" ]; then
+	in_root sh -euc '
+		v=$1 scale=$2
+		pg_dropcluster --stop "$v" main 2>/dev/null || true
+		pg_createcluster "$v" main -- --data-checksums >/dev/null
+		cat > "/etc/postgresql/$v/main/conf.d/mmt.conf" <<-EOF
+		# mm-tiering guest: no network; the buffer pool in 4 KiB pages
+		listen_addresses = '"''"'
+		shared_buffers = 160MB
+		huge_pages = off
+		synchronous_commit = off
+		max_wal_size = 1GB
+		EOF
+		pg_ctlcluster "$v" main start
+		runuser -u postgres -- psql -Xq -c "CREATE EXTENSION pg_buffercache" \
+			-c "CREATE EXTENSION pg_prewarm" -c "CREATE EXTENSION amcheck"
+		runuser -u postgres -- "/usr/lib/postgresql/$v/bin/pgbench" -i -q \
+			-s "$scale"
+		pg_ctlcluster "$v" main stop' sh "$pgv" "$PG_SCALE" >&2
+	echo "$pgv $PG_SCALE" >"$r/.mmt-pgdata-ok"
+fi
+rm -f "$r/etc/systemd/system/multi-user.target.wants/postgresql.service"
 in_root apt-get clean
 
 # the image: the root's size and room to write

@@ -174,13 +174,15 @@ root_debtools() {
 }
 
 # What the Debian guest (scripts/debian-guest.sh) boots: systemd as init and
-# Debian's kernel package with its own initramfs, in a root of its own.
-# Backports' kernels want backports' linux-base.
+# Debian's kernel package with its own initramfs, in a root of its own, and
+# PostgreSQL for the postgres scenario.  Backports' kernels want backports'
+# linux-base.
 root_guest() {
 	local base=linux-base
 	case $MMT_KVER in 7.*) base=linux-base/trixie-backports ;; esac
-	root_install guest "systemd and linux-image-$MMT_KVER" systemd-sysv \
-		dbus e2fsprogs python3 "$base" "linux-image-$MMT_KVER"
+	root_install guest "systemd, PostgreSQL and linux-image-$MMT_KVER" \
+		systemd-sysv dbus e2fsprogs python3 postgresql-17 "$base" \
+		"linux-image-$MMT_KVER"
 }
 
 mkdir -p "$MMT_CACHE"
