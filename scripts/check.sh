@@ -14,9 +14,9 @@
 #                                      7.2.12+deb13-amd64; those of
 #                                      $MMT_CORE_SHORT_KVERS, default none,
 #                                      stock, tiering and params), the bench smoke
-#                                      test, KUnit; "service" and "postgres"
-#                                      boot the Debian guest of
-#                                      scripts/debian-guest.sh)
+#                                      test, KUnit; "service", "postgres"
+#                                      and "selftests" boot the Debian
+#                                      guest of scripts/debian-guest.sh)
 # Guests run $MMT_JOBS (default 2) at a time.  MMT_NO_KUNIT=1 skips the
 # KUnit run, MMT_NO_BENCH=1 the bench smoke test, MMT_NO_DEBUG=1 the
 # sanitizer kernel, MMT_NO_CORE=1 the other kernels; MMT_SCALE=N multiplies
@@ -65,6 +65,7 @@ timeout_of() {
 	control|hotplug*) echo 400 ;;
 	service) echo 900 ;;
 	postgres) echo $((900 + 240 * ${MMT_SCALE:-1})) ;;
+	selftests) echo 1500 ;;
 	race) echo 900 ;;
 	stress) echo 2400 ;;
 	*) echo 300 ;;
@@ -75,20 +76,21 @@ timeout_of() {
 # never reached init: the bench's fault, not a result); environment as
 # for vm.sh (MMT_KVER, MMT_KERNEL)
 run_one() {
-	local s=$1 log=$2 initrd=$3 topo= try
+	local s=$1 log=$2 initrd=$3 topo= smp= try
 	local g=$MMT_CACHE/guest-$MMT_KVER disk= kernel=${MMT_KERNEL:-}
 	shift 3
 	case $s in
 	flat) topo=flat ;;
 	hotplug_new) topo=hotplug_new ;;
 	hotplug*) topo=hotplug ;;
+	selftests) smp=4 ;;
 	esac
 	# the Debian guest's scenarios boot its disk, kernel and initramfs
 	case " $GUEST " in *" $s "*)
 		disk=$g/disk.img initrd=$g/initrd.img kernel=$g/vmlinuz ;;
 	esac
 	for try in 1 2; do
-		MMT_TOPO=$topo MMT_DISK=$disk MMT_KERNEL=$kernel \
+		MMT_TOPO=$topo MMT_SMP=$smp MMT_DISK=$disk MMT_KERNEL=$kernel \
 			"$MMT_TOP/scripts/vm.sh" "$initrd" "$s" \
 			"$(timeout_of "$s")" "$@" </dev/null >"$log" 2>&1
 		grep -q '^MMT-BOOT' "$log" && break
@@ -148,7 +150,7 @@ report() {
 SOLO=" phase bw "
 # Scenarios of the Debian guest (scripts/debian-guest.sh: systemd, Debian's
 # kernel package and initramfs, mm-tiering-dkms installed with apt)
-GUEST=" service postgres "
+GUEST=" service postgres selftests "
 # guest_desc NAME DESC: the description of NAME's boot
 guest_desc() {
 	case $GUEST in
@@ -212,7 +214,7 @@ short_kvers=${MMT_CORE_SHORT_KVERS-}
 SHORT="stock tiering params"
 core_of() { case " $short_kvers " in *" $1 "*) echo "$SHORT" ;; *) echo "$CORE" ;; esac; }
 [ $# -eq 0 ] && set -- stock control tiering params race steady hotplug hotplug_neg \
-	hotplug_new flat phase bw postgres service debug core
+	hotplug_new flat phase bw postgres service selftests debug core
 for s in "$@"; do
 	case $s in
 	debug) [ -z "${MMT_NO_DEBUG:-}" ] && debug=y ;;
@@ -221,7 +223,7 @@ for s in "$@"; do
 done
 # With both, these stock-kernel scenarios join the other kernels' core
 # scenarios in the two lanes that run beside the stress suite and the race.
-LANE2=" hotplug_new service postgres " lane2=
+LANE2=" hotplug_new service postgres selftests " lane2=
 for s in "$@"; do
 	case $s in
 	debug|core) ;;
@@ -237,11 +239,19 @@ desc=$(desc_of "$MMT_KVER")
 # The Debian guest's image: made in the background (downloads and dpkg,
 # about one core) while the first scenarios run; waited for before its own.
 guest_pid=
-case " $scenarios $lane2 " in *" service "*|*" postgres "*)
+# wants_guest LIST: whether LIST names one of the Debian guest's scenarios
+wants_guest() {
+	local s
+	for s in $GUEST; do
+		case " $1 " in *" $s "*) return 0 ;; esac
+	done
+	return 1
+}
+if wants_guest "$scenarios $lane2"; then
 	MMT_DEB=$(ls "$MMT_TOP/build/deb-$MMT_KVER"/mm-tiering-dkms_*_all.deb) \
 		"$MMT_TOP/scripts/debian-guest.sh" >"$out/guest-setup.log" 2>&1 &
-	guest_pid=$! ;;
-esac
+	guest_pid=$!
+fi
 wait_guest() {
 	[ -n "$guest_pid" ] || return 0
 	step "the Debian guest (systemd, linux-image-$MMT_KVER, mm-tiering-dkms installed by apt)"
@@ -249,7 +259,7 @@ wait_guest() {
 	guest_pid=
 	echo "  ready: $(tail -1 "$out/guest-setup.log")"
 }
-case " $scenarios " in *" service "*|*" postgres "*) wait_guest ;; esac
+wants_guest "$scenarios" && wait_guest
 [ -n "$scenarios" ] &&
 	run_batch "" "$out/initrd.gz" $scenarios -- "mmt.scale=${MMT_SCALE:-1}"
 

@@ -34,6 +34,29 @@ rm -rf "$r/mmt" "$r/var/lib/mmt-test" && mkdir -p "$r/mmt"
 cp -p "$MMT_TOP"/tests/guest/*.sh "$MMT_TOP"/tests/guest/*.py \
 	"$MMT_TOP"/tests/guest/*.sql "$MMT_TOP"/scripts/guest/*.sh "$r/mmt/"
 install -m 755 "$MMT_TOP/tests/guest/systemd/guest-run" "$r/mmt/guest-run"
+# the kernel's DAMON selftests and the mm migration selftest (the selftests
+# scenario), from the linux-source tarball: DAMON's two workloads built
+# static here, migration (kselftest harness, libnuma) inside the root
+"$MMT_TOP/scripts/provision.sh" tarball >&2
+st=$dir/selftests-$MMT_SRCVER
+if [ ! -e "$st/.mmt-ok2" ]; then
+	rm -rf "$st" && mkdir -p "$st"
+	tar -C "$st" --strip-components=4 -xf \
+		"$MMT_CACHE"/linux-source-"$MMT_SRCVER".tar.* \
+		--wildcards '*/tools/testing/selftests/damon/*' \
+		'*/tools/testing/selftests/kselftest*.h' \
+		'*/tools/testing/selftests/mm/migration.c' \
+		'*/tools/testing/selftests/mm/vm_util.[ch]' \
+		'*/tools/testing/selftests/mm/hugepage_settings.[ch]'
+	for c in access_memory access_memory_even; do
+		gcc -O2 -static -o "$st/damon/$c" "$st/damon/$c.c"
+	done
+	touch "$st/.mmt-ok2"
+fi
+rm -rf "$r/mmt/selftests" && mkdir -p "$r/mmt/selftests"
+cp -a "$st/damon" "$st/mm" "$st"/kselftest*.h "$r/mmt/selftests/"
+in_root sh -c 'cd /mmt/selftests/mm && gcc -Wall -O2 -I .. -o migration \
+	migration.c vm_util.c hugepage_settings.c -lnuma -lpthread'
 install -m 644 "$MMT_TOP/tests/guest/systemd/mmt-guest.service" \
 	"$r/etc/systemd/system/mmt-guest.service"
 mkdir -p "$r/etc/systemd/system/multi-user.target.wants"

@@ -175,13 +175,15 @@ root_debtools() {
 
 # What the Debian guest (scripts/debian-guest.sh) boots: systemd as init and
 # Debian's kernel package with its own initramfs, in a root of its own, and
-# PostgreSQL for the postgres scenario.  Backports' kernels want backports'
-# linux-base.
+# PostgreSQL for the postgres scenario, gcc and libnuma-dev for the mm
+# migration selftest (the selftests scenario).  Backports' kernels want
+# backports' linux-base.
 root_guest() {
 	local base=linux-base
 	case $MMT_KVER in 7.*) base=linux-base/trixie-backports ;; esac
 	root_install guest "systemd, PostgreSQL and linux-image-$MMT_KVER" \
-		systemd-sysv dbus e2fsprogs python3 postgresql-17 "$base" \
+		systemd-sysv dbus e2fsprogs python3 postgresql-17 gcc libc6-dev \
+		libnuma-dev "$base" \
 		"linux-image-$MMT_KVER"
 }
 

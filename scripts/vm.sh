@@ -14,7 +14,9 @@
 # has 256 MiB at boot plus a 768 MiB pc-dimm that the guest finds offline
 # (memhp_default_state=offline) and onlines itself while a test runs;
 # MMT_TOPO=hotplug_new: the same without node1's boot memory (node1 has
-# no memory until the guest onlines the DIMM).  MMT_DISK=disk.img: the
+# no memory until the guest onlines the DIMM).  MMT_SMP=N gives node0 N
+# CPUs instead of 2 (the mm migration selftest wants at least 3).
+# MMT_DISK=disk.img: the
 # Debian guest of scripts/debian-guest.sh (its kernel, initramfs and root
 # disk, written to a snapshot that the boot throws away; systemd runs the
 # script, and the guest may reboot: it ends by powering off).
@@ -53,8 +55,9 @@ if [ "${MMT_TOPO:-}" = flat ]; then
 	      -numa node,nodeid=0,cpus=0,memdev=m0
 	      -numa node,nodeid=1,cpus=1,memdev=m1)
 else
-	numa=(-machine pc,hmat=on -smp 2
-	      -numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0
+	smp=${MMT_SMP:-2}
+	numa=(-machine pc,hmat=on -smp "$smp"
+	      -numa "node,nodeid=0,cpus=0-$((smp - 1)),memdev=m0,initiator=0"
 	      -numa "node,nodeid=1,${node1}initiator=0"
 	      -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=80
 	      -numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=72G

@@ -1,0 +1,93 @@
+#!/bin/sh
+# The kernel's own DAMON selftests and the mm migration selftest beside
+# mm_tiering, in the Debian guest: tools/testing/selftests/damon of
+# linux-source-7.3 (its TEST_PROGS, as its Makefile lists them;
+# access_memory built by scripts/debian-guest.sh) and
+# tools/testing/selftests/mm/migration (each of its test cases: pages moved
+# between node0 and node1 with move_pages() while threads read them) run
+# twice in one boot, first without the module, then with mm_tiering enabled
+# (a kdamond per node of its own, non-exclusive contexts, migrating the
+# same pages), each test under a timeout.  migration wants three CPUs or
+# more (booted with MMT_SMP=4).  A test passes here when it gives the same result (pass,
+# skip or fail: kselftest's exit codes 0, 4, other) with the module as
+# without it; the one difference a test itself declares is asserted as
+# such: reclaim.sh and lru_sort.sh skip when another kdamond runs (the
+# DAMON_RECLAIM and DAMON_LRU_SORT modules start exclusively).  The module
+# must still run, untouched, after them.
+. /mmt/lib.sh
+D=/mmt/selftests/damon
+TMO=${TMO:-300}
+M=/mmt/selftests/mm
+tests=$(sed -n 's/^TEST_PROGS += //p' $D/Makefile | tr ' ' '\n' | grep -v '^$')
+mtests=$(sed -n 's/^TEST_F_TIMEOUT(migration, \([a-z_]*\),.*/migration.\1/p' $M/migration.c)
+# tests that skip by design while any other kdamond runs
+EXCLUSIVE=" reclaim.sh lru_sort.sh "
+all="$tests $mtests"
+nall=$(echo $all | wc -w)
+plan $((nall + 3))
+[ -e /sys/module/damon_stat ] &&
+	echo N > /sys/module/damon_stat/parameters/enabled
+echo 0 > /proc/sys/kernel/numa_balancing
+
+# sysfs_off: stop what a test left running in DAMON's sysfs (a timeout)
+sysfs_off() {
+	K=/sys/kernel/mm/damon/admin/kdamonds
+	for f in $K/[0-9]*/state; do
+		[ -e "$f" ] && echo off > "$f" 2>/dev/null
+	done
+	echo 0 > $K/nr_kdamonds 2>/dev/null
+}
+# run TAG: every test once; /tmp/TAG.rc holds "test rc" lines
+run() {
+	: > /tmp/$1.rc
+	for t in $tests; do
+		(cd $D && timeout $TMO ./$t) > /tmp/$1.$t.log 2>&1
+		rc=$?
+		sysfs_off
+		echo "$t $rc" >> /tmp/$1.rc
+		info "$1: $t rc=$rc ($(tail -1 /tmp/$1.$t.log | cut -c1-100))"
+	done
+	# migration's cases from its TAP lines: ok (0), ok # SKIP (4), not ok
+	(cd $M && timeout $TMO ./migration) > /tmp/$1.migration.log 2>&1
+	info "$1: migration rc=$? ($(grep -c '^ok' /tmp/$1.migration.log) ok)"
+	for t in $mtests; do
+		l=$(grep -E "^(not )?ok [0-9]+ $t( |\$)" /tmp/$1.migration.log)
+		case $l in
+		"ok "*"# SKIP"*) rc=4 ;;
+		"ok "*) rc=0 ;;
+		*) rc=1 ;;
+		esac
+		echo "$t $rc" >> /tmp/$1.rc
+		info "$1: $t rc=$rc (${l:-no result})"
+	done
+}
+word() { case $1 in 0) echo pass ;; 4) echo skip ;; *) echo "fail($1)" ;; esac; }
+
+run without
+modprobe mm_tiering enabled=Y
+pids=$(cat $P/kdamond_pids)
+[ "$(cat $P/enabled)" = Y ]
+check selftests_module_enabled $? "enabled=$(cat $P/enabled) kdamond_pids=$pids"
+run with
+for t in $all; do
+	a=$(awk -v t=$t '$1 == t { print $2 }' /tmp/without.rc)
+	b=$(awk -v t=$t '$1 == t { print $2 }' /tmp/with.rc)
+	case $EXCLUSIVE in
+	*" $t "*)
+		[ "$b" = 4 ] && grep -q 'Another kdamond is running' /tmp/with.$t.log
+		check "selftest_$t" $? "without: $(word "$a"); with: $(word "$b") ($(tail -1 /tmp/with.$t.log)): it skips beside any other kdamond" ;;
+	*)
+		[ "$a" = "$b" ]
+		check "selftest_$t" $? "without: $(word "$a"); with: $(word "$b")" ;;
+	esac
+done
+npass=$(awk '$2 == 0' /tmp/with.rc | wc -l)
+nskip=$(awk '$2 == 4' /tmp/with.rc | wc -l)
+info "with mm_tiering: $npass passed, $nskip skipped, $((nall - npass - nskip)) failed of $nall"
+# the module untouched: same kdamonds, still enabled
+[ "$(cat $P/enabled)" = Y ] && [ "$(cat $P/kdamond_pids)" = "$pids" ] &&
+	grep -q '^node=1 .* state=running ' $P/status
+check selftests_module_untouched $? "after: enabled=$(cat $P/enabled) kdamond_pids=$(cat $P/kdamond_pids) (before: $pids)"
+rmmod mm_tiering
+dmesg_clean > /tmp/splat
+check selftests_dmesg_clean $? "$(head -3 /tmp/splat)"
