@@ -40,10 +40,14 @@
  * Output lines (all start with "tierload"):
  *   tierload setup hot_pages=N cold_pages=N
  *   tierload t=<ms> hot_up=N hot_low=N cold_up=N cold_low=N other=N
- *            up_free_mb=N phase=N upshare_bp=N moved=N moved2=N
+ *            up_free_mb=N phase=N upshare_bp=N moved=N moved2=N unknown=N
+ *            nodes=N:pages,...
  *       hot_* count the hot slice only; upshare_bp: share of accesses
  *       served by the upper node; moved/moved2: pages seen to change node
- *       at least once / twice between samples
+ *       at least once / twice between samples; other: pages on neither
+ *       node; unknown: pages whose node could not be read (under migration:
+ *       counted in no other field, their moves not counted); nodes: the
+ *       pages of every set on each node that holds any
  *   tierload oracle_bp=N oracle_low_pages=N
  *       best upshare_bp with the upper node's room, and how many pages of
  *       that best placement start on the lower node
@@ -132,6 +136,17 @@ static long node_free_mb(int node)
 
 static int *status;
 
+/*
+ * Pages whose node move_pages() could not tell at the last call (a page
+ * under migration has a migration entry instead of a page table entry:
+ * -ENOENT): neither on a node nor moved.
+ */
+static long n_unknown;
+
+/* Pages of both sets per node at the last sample (nodes=) */
+#define MAX_NODES	64
+static long n_on[MAX_NODES];
+
 /* Count the pages of [p, p + pages) on @up, @low and elsewhere. */
 static void where(unsigned char *p, size_t pages, int up, int low,
 		  long *n_up, long *n_low, long *n_other)
@@ -159,9 +174,26 @@ static void where(unsigned char *p, size_t pages, int up, int low,
 			(*n_up)++;
 		else if (status[i] == low)
 			(*n_low)++;
-		else
+		else if (status[i] >= 0)
 			(*n_other)++;
+		else
+			n_unknown++;
 	}
+}
+
+/* " nodes=N:pages,..." (the nodes that hold pages of the sets) and the newline */
+static void print_nodes(void)
+{
+	const char *sep = " nodes=";
+	int n;
+
+	for (n = 0; n < MAX_NODES; n++) {
+		if (!n_on[n])
+			continue;
+		printf("%s%d:%ld", sep, n, n_on[n]);
+		sep = ",";
+	}
+	printf("\n");
 }
 
 static long verify(unsigned char *p, size_t pages, int set)
@@ -402,6 +434,8 @@ int main(int argc, char **argv)
 			if (!zipf)
 				share = (double)hu / hot_pages;
 			/* every page: moves, and the Zipf share */
+			n_unknown = 0;
+			memset(n_on, 0, sizeof(n_on));
 			for (base = 0; base < all_pages; base += hot_pages) {
 				size_t n = all_pages - base < hot_pages ?
 					   all_pages - base : hot_pages;
@@ -419,6 +453,10 @@ int main(int argc, char **argv)
 				for (i = 0; i < n; i++) {
 					unsigned char nd = status[i] + 1;
 
+					if (status[i] < 0)
+						continue;
+					if (status[i] < MAX_NODES)
+						n_on[status[i]]++;
 					if (last_node[base + i] &&
 					    last_node[base + i] != nd &&
 					    moves[base + i] < 255)
@@ -430,10 +468,11 @@ int main(int argc, char **argv)
 						share += weight[base + i];
 				}
 			}
-			printf("tierload t=%ld hot_up=%ld hot_low=%ld cold_up=%ld cold_low=%ld other=%ld up_free_mb=%ld phase=%ld upshare_bp=%ld moved=%ld moved2=%ld\n",
+			printf("tierload t=%ld hot_up=%ld hot_low=%ld cold_up=%ld cold_low=%ld other=%ld up_free_mb=%ld phase=%ld upshare_bp=%ld moved=%ld moved2=%ld unknown=%ld",
 			       t - start, hu, hl, cu, cl, ho + co,
 			       node_free_mb(up), phase, (long)(share * 10000),
-			       moved, moved2);
+			       moved, moved2, n_unknown);
+			print_nodes();
 			next += iv;
 			if (t - start >= secs * 1000 ||
 			    (stop && !access(stop, F_OK)))
