@@ -6,17 +6,18 @@
 # results it owes (MMT-PLAN n) and prints MMT-TEST PASS|FAIL lines; a result
 # it never printed (crash, hang, timeout) counts as failed.  The last line is
 # "N passed, N failed".
-#   scripts/check.sh [scenario...]     (default: all, "debug" (the sanitizer
-#                                      kernel's scenarios), "core" (stock,
-#                                      control, tiering, params and phase on
-#                                      each of $MMT_CORE_KVERS, default
-#                                      6.12.117+deb13-amd64 and
+#   scripts/check.sh [scenario...]     (default: all but "sockets", which
+#                                      "nodes8" contains; "debug" (the
+#                                      sanitizer kernel's scenarios), "core"
+#                                      (stock, control, tiering, params and
+#                                      phase on each of $MMT_CORE_KVERS,
+#                                      default 6.12.117+deb13-amd64 and
 #                                      7.2.12+deb13-amd64; those of
 #                                      $MMT_CORE_SHORT_KVERS, default none,
-#                                      stock, tiering and params), the bench smoke
-#                                      test, KUnit; "service", "postgres"
-#                                      and "selftests" boot the Debian
-#                                      guest of scripts/debian-guest.sh)
+#                                      stock, tiering and params), the bench
+#                                      smoke test, KUnit; "service",
+#                                      "postgres" and "selftests" boot the
+#                                      Debian guest of scripts/debian-guest.sh)
 # Guests run $MMT_JOBS (default 2) at a time.  MMT_NO_KUNIT=1 skips the
 # KUnit run, MMT_NO_BENCH=1 the bench smoke test, MMT_NO_DEBUG=1 the
 # sanitizer kernel, MMT_NO_CORE=1 the other kernels; MMT_SCALE=N multiplies
@@ -62,7 +63,7 @@ timeout_of() {
 	case $1 in
 	phase) echo 900 ;;
 	tiering|steady|bw) echo 600 ;;
-	control|hotplug*) echo 400 ;;
+	control|hotplug*|sockets|nodes8) echo 400 ;;
 	service) echo 900 ;;
 	postgres) echo $((900 + 240 * ${MMT_SCALE:-1})) ;;
 	selftests) echo 1500 ;;
@@ -82,6 +83,7 @@ run_one() {
 	case $s in
 	flat) topo=flat ;;
 	hotplug_new) topo=hotplug_new ;;
+	sockets|nodes8) topo=$s ;;
 	hotplug*) topo=hotplug ;;
 	selftests) smp=4 ;;
 	esac
@@ -214,7 +216,7 @@ short_kvers=${MMT_CORE_SHORT_KVERS-}
 SHORT="stock tiering params"
 core_of() { case " $short_kvers " in *" $1 "*) echo "$SHORT" ;; *) echo "$CORE" ;; esac; }
 [ $# -eq 0 ] && set -- stock control tiering params race steady hotplug hotplug_neg \
-	hotplug_new flat phase bw postgres service selftests debug core
+	hotplug_new nodes8 flat phase bw postgres service selftests debug core
 for s in "$@"; do
 	case $s in
 	debug) [ -z "${MMT_NO_DEBUG:-}" ] && debug=y ;;
@@ -223,7 +225,7 @@ for s in "$@"; do
 done
 # With both, these stock-kernel scenarios join the other kernels' core
 # scenarios in the two lanes that run beside the stress suite and the race.
-LANE2=" hotplug_new service postgres selftests " lane2=
+LANE2=" hotplug_new nodes8 service postgres selftests " lane2=
 for s in "$@"; do
 	case $s in
 	debug|core) ;;

@@ -16,7 +16,10 @@
 # MMT_TOPO=hotplug_new: the same without node1's boot memory (node1 has
 # no memory until the guest onlines the DIMM).  MMT_SMP=N gives node0 N
 # CPUs instead of 2 (the mm migration selftest wants at least 3).
-# MMT_DISK=disk.img: the
+# MMT_TOPO=sockets: two sockets of a CPU, 1 GiB and a 512 MiB CPU-less node
+# each (nodes 0 and 1 upper, 2 behind 0, 3 behind 1).  MMT_TOPO=nodes8:
+# the same two sockets with three 256 MiB CPU-less nodes each, at three
+# distances (2-4 behind node0, 5-7 behind node1).  MMT_DISK=disk.img: the
 # Debian guest of scripts/debian-guest.sh (its kernel, initramfs and root
 # disk, written to a snapshot that the boot throws away; systemd runs the
 # script, and the guest may reboot: it ends by powering off).
@@ -39,6 +42,21 @@ hotplug_new)
 	     -device pc-dimm,id=dimm0,memdev=hp0,node=1)
 	extra=memhp_default_state=offline node1=
 	;;
+sockets)
+	mem=(-m 3G
+	     -object memory-backend-ram,id=m0,size=1G
+	     -object memory-backend-ram,id=m1,size=1G
+	     -object memory-backend-ram,id=m2,size=512M
+	     -object memory-backend-ram,id=m3,size=512M)
+	;;
+nodes8)
+	mem=(-m 3584M
+	     -object memory-backend-ram,id=m0,size=1G
+	     -object memory-backend-ram,id=m1,size=1G)
+	for n in 2 3 4 5 6 7; do
+		mem+=(-object "memory-backend-ram,id=m$n,size=256M")
+	done
+	;;
 hotplug)
 	mem=(-m 1280M,slots=2,maxmem=4G
 	     -object memory-backend-ram,id=m0,size=1G
@@ -48,7 +66,56 @@ hotplug)
 	extra=memhp_default_state=offline
 	;;
 esac
-if [ "${MMT_TOPO:-}" = flat ]; then
+# hmat_lb INITIATOR TARGET NS GBPS: an HMAT latency and bandwidth entry
+hmat_lb() {
+	echo -numa "hmat-lb,initiator=$1,target=$2,hierarchy=memory,data-type=access-latency,latency=$3"
+	echo -numa "hmat-lb,initiator=$1,target=$2,hierarchy=memory,data-type=access-bandwidth,bandwidth=$4G"
+}
+if [ "${MMT_TOPO:-}" = sockets ]; then
+	# two sockets, each a CPU with 1 GiB ("DRAM") and its own 512 MiB
+	# CPU-less node ("CXL"): node2 behind socket 0, node3 behind socket 1;
+	# the other socket's memory is farther (SLIT and HMAT)
+	numa=(-machine pc,hmat=on -smp 2,sockets=2,cores=1,threads=1
+	      -numa node,nodeid=0,cpus=0,memdev=m0,initiator=0
+	      -numa node,nodeid=1,cpus=1,memdev=m1,initiator=1
+	      -numa node,nodeid=2,memdev=m2,initiator=0
+	      -numa node,nodeid=3,memdev=m3,initiator=1
+	      -numa dist,src=0,dst=1,val=21 -numa dist,src=0,dst=2,val=24
+	      -numa dist,src=0,dst=3,val=34 -numa dist,src=1,dst=2,val=34
+	      -numa dist,src=1,dst=3,val=24 -numa dist,src=2,dst=3,val=44
+	      $(hmat_lb 0 0 80 72; hmat_lb 0 1 130 40; hmat_lb 0 2 250 26
+		hmat_lb 0 3 350 13; hmat_lb 1 0 130 40; hmat_lb 1 1 80 72
+		hmat_lb 1 2 350 13; hmat_lb 1 3 250 26))
+elif [ "${MMT_TOPO:-}" = nodes8 ]; then
+	# eight memory nodes: two sockets of a CPU and 1 GiB each (nodes 0
+	# and 1), three 256 MiB CPU-less nodes behind each, at three distances
+	# (2, 3, 4 behind socket 0; 5, 6, 7 behind socket 1)
+	numa=(-machine pc,hmat=on -smp 2,sockets=2,cores=1,threads=1)
+	for n in 0 1 2 3 4 5 6 7; do
+		s=$((n < 2 ? n : (n - 2) / 3))
+		c=; [ $n -lt 2 ] && c=cpus=$n,
+		numa+=(-numa "node,nodeid=$n,${c}memdev=m$n,initiator=$s")
+	done
+	# sock N, rank N (0: the DRAM, 1-3: the CPU-less nodes by distance)
+	sock() { echo $(($1 < 2 ? $1 : ($1 - 2) / 3)); }
+	rank() { echo $(($1 < 2 ? 0 : ($1 - 2) % 3 + 1)); }
+	for a in 0 1 2 3 4 5 6 7; do
+		for b in 0 1 2 3 4 5 6 7; do
+			[ $b -gt $a ] || continue
+			d=$((10 + 7 * ($(rank $a) + $(rank $b))))
+			[ "$(sock $a)" = "$(sock $b)" ] || d=$((d + 11))
+			numa+=(-numa "dist,src=$a,dst=$b,val=$d")
+		done
+	done
+	for i in 0 1; do
+		for n in 0 1 2 3 4 5 6 7; do
+			r=$(rank $n) far=0
+			[ "$(sock $n)" = $i ] || far=1
+			numa+=($(hmat_lb $i $n $((80 + 70 * r + 50 * far)) \
+				$((72 / (r + 1) / (far + 1)))))
+		done
+	done
+elif [ "${MMT_TOPO:-}" = flat ]; then
 	# one socket per node, or the kernel warns that CPUs sharing a cache
 	# sit on different nodes
 	numa=(-machine pc -smp 2,sockets=2,cores=1,threads=1

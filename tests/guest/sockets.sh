@@ -1,0 +1,103 @@
+#!/bin/sh
+# Two sockets (MMT_TOPO=sockets; issue 12, scenario 3): CPU 0 with node0
+# (1 GiB) and the CPU-less node2 behind it, CPU 1 with node1 and node3.
+# One workload bound to each socket's CPU, its hot set first-touched on its
+# socket's CPU-less node, its cold set filling its own DRAM to 100 MiB
+# free.  Negative control first: 15 s without the module, the hot sets stay
+# where they were touched.  Then mm_tiering: each lower node promotes to
+# its own socket's DRAM, each DRAM demotes into its own lower node, so each
+# hot set ends on its own socket's DRAM (>= 90 % within 60 s) and no page of
+# either workload is ever seen on the other socket's nodes (FOREIGN0/1).  nodes8.sh runs
+# the same with three CPU-less nodes behind each socket (LOW0, LOW1: where
+# the hot sets start; EXPECT: the plan).
+. /mmt/lib.sh
+LOW0=${LOW0:-2}
+LOW1=${LOW1:-3}
+# each socket's nodes: socket 0's workload must never have a page on
+# FOREIGN0, socket 1's never on FOREIGN1
+FOREIGN0=${FOREIGN0:-"1 3"}
+FOREIGN1=${FOREIGN1:-"0 2"}
+HOT_MB=${HOT_MB:-120}
+BOUND_S=${BOUND_S:-60}
+CTL_S=15
+plan 10
+quiet_neighbours
+
+# the plan the module must make: node=N tier=T target=M
+EXPECT=${EXPECT:-"0 upper 2
+1 upper 3
+2 lower 0
+3 lower 1"}
+nnodes=$(echo "$EXPECT" | wc -l)
+
+# on_socket S: bind this (sub)shell, and so what it starts, to socket S's CPU
+on_socket() { taskset -p -c "$1" "$(sh -c 'echo $PPID')" > /dev/null; }
+# each socket's workload, both set up before either runs
+(on_socket 0; load_setup /tmp/s0.log -u 0 -l $LOW0 -H "$HOT_MB" -F 100 -t $((CTL_S + 75))) &
+(on_socket 1; load_setup /tmp/s1.log -u 1 -l $LOW1 -H "$HOT_MB" -F 100 -t $((CTL_S + 75))) &
+wait
+info "affinity: $(for p in $(pidof tierload); do taskset -p $p; done | tr '\n' ' ')"
+t0=$(cut -d' ' -f1 /proc/uptime)
+load_go /tmp/s0.log
+load_go /tmp/s1.log
+sleep $CTL_S
+
+# hot_pct LOG: the hot pages on the upper node in the last sample, in % of the hot set
+hot_pct() {
+	awk '/tierload setup/ { split($3, a, "="); hot = a[2] }
+		/tierload t=/ { split($3, u, "="); up = u[2] }
+		END { printf "%d\n", hot ? up * 100 / hot : -1 }' "$1"
+}
+c0=$(hot_pct /tmp/s0.log) c1=$(hot_pct /tmp/s1.log)
+[ "$c0" -ge 0 ] && [ "$c0" -lt 10 ] && [ "$c1" -ge 0 ] && [ "$c1" -lt 10 ]
+check control_no_module_no_promotion $? "after ${CTL_S} s without the module: ${c0} % of socket 0's hot set on node0, ${c1} % of socket 1's on node1"
+
+modprobe mm_tiering enabled=Y
+rc=$?
+t1=$(cut -d' ' -f1 /proc/uptime)
+got=$(awk '/^node=/ { split($1, n, "="); split($2, t, "="); split($4, g, "=");
+	print n[2], t[2], g[2] }' $P/status | sort -n)
+[ $rc -eq 0 ] && [ "$got" = "$EXPECT" ] && [ "$(kdamonds | wc -l)" -eq "$nnodes" ]
+check sockets_pairs $? "rc=$rc, kdamonds $(kdamonds | wc -l); node tier target: $(echo $got | tr '\n' ';')"
+
+# each socket's hot set on its own DRAM within BOUND_S of the enable
+off_ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d\n", (b - a) * 1000 }')
+wait_line 'tierload verify' /tmp/s0.log 200
+wait_line 'tierload verify' /tmp/s1.log 60
+for s in 0 1; do
+	awk -v b="$BOUND_S" -v off="$off_ms" -v s=$s '
+		/tierload setup/ { split($3, a, "="); hot = a[2] }
+		/tierload t=/ { split($2, t, "="); split($3, u, "=");
+			if (t[2] > off && !done && u[2] * 100 >= 90 * hot) { done = 1; at = t[2] - off } }
+		END { if (done && at <= b * 1000) { print "90% of", hot, "hot pages on node" s, at, "ms after the enable"; exit 0 }
+			print "90% of the hot set not on node" s, "within", b, "s (reached:", done ? at " ms" : "never", ")"; exit 1 }' \
+		/tmp/s$s.log > /tmp/r$s
+	check "socket${s}_hot_on_own_dram" $? "$(cat /tmp/r$s); last: $(grep 'tierload t=' /tmp/s$s.log | tail -1 | cut -d' ' -f2-7)"
+	# nodes= gives the pages of both sets on each node, every sample
+	eval f=\$FOREIGN$s
+	m=$(awk -v f=" $f " '/tierload t=/ { x = 0
+		for (i = 1; i <= NF; i++) if ($i ~ /^nodes=/) {
+			k = split(substr($i, 7), a, ",")
+			for (j = 1; j <= k; j++) { split(a[j], nv, ":")
+				if (index(f, " " nv[1] " ")) x += nv[2] } }
+		if (x > m) m = x } END { print m + 0 }' /tmp/s$s.log)
+	info "socket $s: largest count of pages under migration in a sample: $(awk '/tierload t=/ { split($13, u, "="); if (u[2] > m) m = u[2] } END { print m + 0 }' /tmp/s$s.log); last sample: $(grep 'tierload t=' /tmp/s$s.log | tail -1 | sed 's/.* nodes=/nodes=/')"
+	# ... and sees every page: the last sample's nodes= and unknown= add
+	# up to the pages verified
+	seen=$(grep 'tierload t=' /tmp/s$s.log | tail -1 | awk '{ x = 0
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^unknown=/) { split($i, u, "="); x += u[2] }
+			if ($i ~ /^nodes=/) { k = split(substr($i, 7), a, ",")
+				for (j = 1; j <= k; j++) { split(a[j], nv, ":"); x += nv[2] } } }
+		print x }')
+	all=$(sed -n 's/^tierload verify pages=\([0-9]*\).*/\1/p' /tmp/s$s.log)
+	[ "$m" -eq 0 ] && [ "$seen" = "$all" ]
+	check "socket${s}_nothing_crossed" $? "at most $m page(s) of socket $s's workload on the other socket's nodes ($f) in $(grep -c 'tierload t=' /tmp/s$s.log) samples; $seen of $all pages located in the last"
+	grep -q 'tierload verify .* bad_pages=0 ' /tmp/s$s.log
+	check "socket${s}_data_intact" $? "$(grep 'tierload verify' /tmp/s$s.log)"
+done
+info "$(grep -E '^(pair|node)=' $P/status | cut -c1-150)"
+info "bytes_promoted=$(cat $P/bytes_promoted) bytes_demoted=$(cat $P/bytes_demoted)"
+
+echo N > $P/enabled && rmmod mm_tiering && dmesg_clean > /tmp/splat
+check clean_exit $? "disabled, removed, dmesg clean $(head -3 /tmp/splat)"
