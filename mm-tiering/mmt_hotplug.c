@@ -6,11 +6,21 @@
  * events (reported after the fact; a DIMM's blocks come one at a time),
  * which hands the change to mmt_topology_changed() (mmt_main.c).  The
  * notifier takes no lock and never fails: an offline operation, which
- * migrates the pages away itself, is never held up or refused.
+ * migrates the pages away itself, is never held up or refused.  While a
+ * block goes offline (MEM_GOING_OFFLINE until MEM_OFFLINE or
+ * MEM_CANCEL_OFFLINE, and MMT_HOTPLUG_SETTLE_MS after, which bridges the
+ * gap to the next block of a DIMM), mmt_offline_hold() is true and the
+ * kdamonds of the lower nodes hold promotion (mmt_kdamond.c): the offline
+ * migrates the
+ * block's pages to the other nodes and needs their free memory, which
+ * promotion would take; demotion goes on, making room in the upper nodes
+ * (the isolated block takes no new page).
  * May call: mmt_main.h.
  */
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
+#include <linux/atomic.h>
+#include <linux/jiffies.h>
 #include <linux/memory.h>
 #include <linux/moduleparam.h>
 #include <linux/notifier.h>
@@ -29,6 +39,18 @@ module_param(hotplug, bool, 0400);
 MODULE_PARM_DESC(hotplug,
 	"Follow memory hotplug (default Y; N: keep the memory seen at enable)");
 
+/* blocks between MEM_GOING_OFFLINE and MEM_OFFLINE or its cancel */
+static atomic_t mmt_offlining = ATOMIC_INIT(0);
+/* jiffies until which the last offline's hold lasts */
+static unsigned long mmt_offline_until;
+
+/* Whether memory is going offline, or went offline within the settle time. */
+bool mmt_offline_hold(void)
+{
+	return atomic_read(&mmt_offlining) ||
+	       time_before(jiffies, READ_ONCE(mmt_offline_until));
+}
+
 static void mmt_hotplug_fn(struct work_struct *work)
 {
 	mmt_topology_changed();
@@ -39,6 +61,18 @@ static DECLARE_DELAYED_WORK(mmt_hotplug_work, mmt_hotplug_fn);
 static int mmt_memory_cb(struct notifier_block *nb, unsigned long action,
 			 void *arg)
 {
+	switch (action) {
+	case MEM_GOING_OFFLINE:
+		atomic_inc(&mmt_offlining);
+		break;
+	case MEM_OFFLINE:
+	case MEM_CANCEL_OFFLINE:
+		/* not below 0: loaded while a block was going offline */
+		atomic_dec_if_positive(&mmt_offlining);
+		WRITE_ONCE(mmt_offline_until, jiffies +
+			   msecs_to_jiffies(MMT_HOTPLUG_SETTLE_MS));
+		break;
+	}
 	if (action == MEM_ONLINE || action == MEM_OFFLINE)
 		mod_delayed_work(system_dfl_wq, &mmt_hotplug_work,
 				 msecs_to_jiffies(MMT_HOTPLUG_SETTLE_MS));
@@ -51,6 +85,7 @@ static struct notifier_block mmt_memory_nb = {
 
 int mmt_hotplug_register(void)
 {
+	WRITE_ONCE(mmt_offline_until, jiffies);
 	if (!hotplug) {
 		pr_info("hotplug=N: memory onlined or offlined later is not followed\n");
 		return 0;

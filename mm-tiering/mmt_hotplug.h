@@ -2,6 +2,9 @@
 #ifndef _MMT_HOTPLUG_H
 #define _MMT_HOTPLUG_H
 
+#include <linux/types.h>
+
+bool mmt_offline_hold(void);
 int mmt_hotplug_register(void);
 void mmt_hotplug_unregister(void);
 

@@ -10,7 +10,7 @@
  * to its own schemes and sampling range.  It touches no other context and
  * takes no other lock; it may call DAMON (mmt_damon.h), the pure laws and
  * the lock-free node readers of mmt_ctx.c (where it feeds DAMON's goals
- * itself: mmt_feed_goals()).
+ * itself: mmt_feed_goals()), and asks mmt_offline_hold() (mmt_hotplug.c).
  */
 #include <linux/completion.h>
 #include <linux/damon.h>
@@ -21,6 +21,7 @@
 #include "mmt_compat.h"
 #include "mmt_ctx.h"
 #include "mmt_damon.h"
+#include "mmt_hotplug.h"
 #include "mmt_kdamond.h"
 #include "mmt_state.h"
 
@@ -179,8 +180,14 @@ static int mmt_take_commit(struct mmt_node *n)
 	mmt_attrs_restart_samples(&src->attrs);
 	err = mmt_call(damon_commit_ctx)(n->ctx, src);
 	spin_lock(&mmt_stat_lock);
-	if (!err)
+	if (!err) {
+		int i;
+
 		n->bw = bw;
+		/* the committed quotas are the ones a hold gives back */
+		for (i = 0; i < MMT_NR_SCHEMES; i++)
+			n->sch[i].held = false;
+	}
 	n->commit_err = err;
 	n->commit_src = NULL;
 	spin_unlock(&mmt_stat_lock);
@@ -188,12 +195,6 @@ static int mmt_take_commit(struct mmt_node *n)
 	return err;
 }
 
-/*
- * Runs in each kdamond after every sample: apply a commit handed over, then
- * publish the schemes' state (n->sch[], by scheme), the heat histogram and
- * the bytes the first scheme's pattern matches; apply the controller's
- * knobs.
- */
 /* What the regions of @n's context look like, published under the lock. */
 struct mmt_regions {
 	unsigned long eligible;
@@ -271,6 +272,36 @@ static void mmt_feed_goals(struct mmt_node *n, struct damos *s, int idx,
 		mmt_quota_temporal(s);
 }
 
+/*
+ * While memory goes offline (mmt_offline_hold()), a lower node's schemes
+ * promote at most a page per quota interval; then they get their quota
+ * back: the controller's knob when it sets this scheme's (@knob_sz), else
+ * the one they had.  Stat lock held.
+ */
+static void mmt_hold_promotion(const struct mmt_node *n, struct damos *s,
+			       struct mmt_scheme_state *ss, bool knob_sz)
+{
+	if (n->tier == MMT_TIER_LOWER && mmt_offline_hold()) {
+		if (!ss->held) {
+			ss->held = true;
+			ss->held_sz = s->quota.sz;
+		}
+		s->quota.sz = PAGE_SIZE;
+		/* at once, not from the next quota reset */
+		s->quota.esz = min(s->quota.esz, PAGE_SIZE);
+	} else if (ss->held) {
+		ss->held = false;
+		if (!knob_sz)
+			s->quota.sz = ss->held_sz;
+	}
+}
+
+/*
+ * Runs in each kdamond after every sample: apply a commit handed over, then
+ * publish the schemes' state (n->sch[], by scheme), the heat histogram and
+ * the bytes the first scheme's pattern matches; apply the controller's
+ * knobs, and hold promotion while memory goes offline.
+ */
 int mmt_report_fn(void *data)
 {
 	struct mmt_node *n = data;
@@ -315,6 +346,7 @@ int mmt_report_fn(void *data)
 		}
 		if (knobs)
 			mmt_apply_knobs(n, s, idx, max_nr, aggr_us);
+		mmt_hold_promotion(n, s, ss, knobs && (n->bw || !idx));
 		if (++idx == MMT_NR_SCHEMES)
 			break;
 	}

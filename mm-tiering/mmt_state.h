@@ -28,6 +28,9 @@ struct mmt_scheme_state {
 	unsigned long goal_target;
 	/* controller output: quota size, applied by the kdamond */
 	unsigned long knob_sz;
+	/* promotion held while memory goes offline: the quota size it had */
+	bool held;
+	unsigned long held_sz;
 };
 
 /* Per tiered node: its context and what its kdamond last reported. */

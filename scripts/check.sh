@@ -7,7 +7,8 @@
 # it never printed (crash, hang, timeout) counts as failed.  The last line is
 # "N passed, N failed".
 #   scripts/check.sh [scenario...]     (default: all but "sockets", which
-#                                      "nodes8" contains; "debug" (the
+#                                      "nodes8" contains, and "shared", a
+#                                      measurement; "debug" (the
 #                                      sanitizer kernel's scenarios), "core"
 #                                      (stock, control, tiering, params and
 #                                      phase on each of $MMT_CORE_KVERS,
@@ -63,7 +64,8 @@ timeout_of() {
 	case $1 in
 	phase) echo 900 ;;
 	tiering|steady|bw) echo 600 ;;
-	control|hotplug*|sockets|nodes8) echo 400 ;;
+	control|hotplug*|sockets|nodes8|offline) echo 400 ;;
+	shared) echo 900 ;;
 	service) echo 900 ;;
 	postgres) echo $((900 + 240 * ${MMT_SCALE:-1})) ;;
 	selftests) echo 1500 ;;
@@ -83,8 +85,8 @@ run_one() {
 	case $s in
 	flat) topo=flat ;;
 	hotplug_new) topo=hotplug_new ;;
-	sockets|nodes8) topo=$s ;;
-	hotplug*) topo=hotplug ;;
+	sockets|nodes8|shared) topo=$s ;;
+	hotplug*|offline) topo=hotplug ;;
 	selftests) smp=4 ;;
 	esac
 	# the Debian guest's scenarios boot its disk, kernel and initramfs
@@ -216,7 +218,7 @@ short_kvers=${MMT_CORE_SHORT_KVERS-}
 SHORT="stock tiering params"
 core_of() { case " $short_kvers " in *" $1 "*) echo "$SHORT" ;; *) echo "$CORE" ;; esac; }
 [ $# -eq 0 ] && set -- stock control tiering params race steady hotplug hotplug_neg \
-	hotplug_new nodes8 flat phase bw postgres service selftests debug core
+	hotplug_new offline nodes8 flat phase bw postgres service selftests debug core
 for s in "$@"; do
 	case $s in
 	debug) [ -z "${MMT_NO_DEBUG:-}" ] && debug=y ;;
@@ -225,7 +227,7 @@ for s in "$@"; do
 done
 # With both, these stock-kernel scenarios join the other kernels' core
 # scenarios in the two lanes that run beside the stress suite and the race.
-LANE2=" hotplug_new nodes8 service postgres selftests " lane2=
+LANE2=" hotplug_new offline nodes8 selftests postgres service " lane2=
 for s in "$@"; do
 	case $s in
 	debug|core) ;;

@@ -49,6 +49,12 @@ sockets)
 	     -object memory-backend-ram,id=m2,size=512M
 	     -object memory-backend-ram,id=m3,size=512M)
 	;;
+shared)
+	mem=(-m 3G
+	     -object memory-backend-ram,id=m0,size=1G
+	     -object memory-backend-ram,id=m1,size=1G
+	     -object memory-backend-ram,id=m2,size=1G)
+	;;
 nodes8)
 	mem=(-m 3584M
 	     -object memory-backend-ram,id=m0,size=1G
@@ -86,6 +92,16 @@ if [ "${MMT_TOPO:-}" = sockets ]; then
 	      $(hmat_lb 0 0 80 72; hmat_lb 0 1 130 40; hmat_lb 0 2 250 26
 		hmat_lb 0 3 350 13; hmat_lb 1 0 130 40; hmat_lb 1 1 80 72
 		hmat_lb 1 2 350 13; hmat_lb 1 3 250 26))
+elif [ "${MMT_TOPO:-}" = shared ]; then
+	# two sockets sharing one CPU-less node, as far from either
+	numa=(-machine pc,hmat=on -smp 2,sockets=2,cores=1,threads=1
+	      -numa node,nodeid=0,cpus=0,memdev=m0,initiator=0
+	      -numa node,nodeid=1,cpus=1,memdev=m1,initiator=1
+	      -numa node,nodeid=2,memdev=m2,initiator=0
+	      -numa dist,src=0,dst=1,val=21 -numa dist,src=0,dst=2,val=24
+	      -numa dist,src=1,dst=2,val=24
+	      $(hmat_lb 0 0 80 72; hmat_lb 0 1 130 40; hmat_lb 0 2 250 26
+		hmat_lb 1 0 130 40; hmat_lb 1 1 80 72; hmat_lb 1 2 250 26))
 elif [ "${MMT_TOPO:-}" = nodes8 ]; then
 	# eight memory nodes: two sockets of a CPU and 1 GiB each (nodes 0
 	# and 1), three 256 MiB CPU-less nodes behind each, at three distances
