@@ -347,7 +347,7 @@ if [ -n "$core" ]; then
 	echo "  ready"
 fi
 wait_guest
-dbg_args=(panic_on_warn=1 "mmt.scale=${MMT_SCALE:-1}" mmt.min_rounds=4 mmt.race_secs=600)
+dbg_args=(panic_on_warn=1 "mmt.scale=${MMT_SCALE:-1}" mmt.min_rounds=4 mmt.race_secs=420)
 dbg_desc="QEMU TCG, ${rel:-}: KASAN, UBSAN, KFENCE, lockdep, kmemleak, fault injection; panic_on_warn=1"
 if [ -n "$debug" ] && [ -n "$core" ]; then
 	# two lanes, one host core each: the stress suite (the longest boot)

@@ -41,15 +41,17 @@ sysfs_off() {
 run() {
 	: > /tmp/$1.rc
 	for t in $tests; do
+		t0=$(cut -d. -f1 /proc/uptime)
 		(cd $D && timeout $TMO ./$t) > /tmp/$1.$t.log 2>&1
 		rc=$?
 		sysfs_off
 		echo "$t $rc" >> /tmp/$1.rc
-		info "$1: $t rc=$rc ($(tail -1 /tmp/$1.$t.log | cut -c1-100))"
+		info "$1: $t rc=$rc in $(($(cut -d. -f1 /proc/uptime) - t0)) s ($(tail -1 /tmp/$1.$t.log | cut -c1-100))"
 	done
 	# migration's cases from its TAP lines: ok (0), ok # SKIP (4), not ok
+	t0=$(cut -d. -f1 /proc/uptime)
 	(cd $M && timeout $TMO ./migration) > /tmp/$1.migration.log 2>&1
-	info "$1: migration rc=$? ($(grep -c '^ok' /tmp/$1.migration.log) ok)"
+	info "$1: migration rc=$? in $(($(cut -d. -f1 /proc/uptime) - t0)) s ($(grep -c '^ok' /tmp/$1.migration.log) ok)"
 	for t in $mtests; do
 		l=$(grep -E "^(not )?ok [0-9]+ $t( |\$)" /tmp/$1.migration.log)
 		case $l in
