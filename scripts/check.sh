@@ -218,7 +218,7 @@ short_kvers=${MMT_CORE_SHORT_KVERS-}
 SHORT="stock tiering params"
 core_of() { case " $short_kvers " in *" $1 "*) echo "$SHORT" ;; *) echo "$CORE" ;; esac; }
 [ $# -eq 0 ] && set -- stock control tiering params race steady hotplug hotplug_neg \
-	hotplug_new offline nodes8 flat phase bw postgres service selftests debug core
+	hotplug_new offline nodes8 flat phase bw selftests postgres service debug core
 for s in "$@"; do
 	case $s in
 	debug) [ -z "${MMT_NO_DEBUG:-}" ] && debug=y ;;

@@ -59,6 +59,16 @@ print("filler ready", flush=True)
 time.sleep(1e6)' $((free - FREE_MB)) > /tmp/filler.log &
 	filler=$!
 	wait_line 'filler ready' /tmp/filler.log 300 || return 1
+	# the server's memory first-touched on node1, the CXL-like node, in
+	# both boots: NUMA policy "preferred" (node0 still serves what node1
+	# cannot, and migration ignores it).  Without it, what the server
+	# touched first took node0's free 48 MiB: those are the hottest buffers
+	# (catalogs, branches, tellers), 45-54 % of the hot pages on node0 in
+	# one control run, 3-19 % in others.
+	mkdir -p /run/systemd/system/postgresql@.service.d
+	printf '[Service]\nNUMAPolicy=preferred\nNUMAMask=1\n' \
+		> /run/systemd/system/postgresql@.service.d/mmt-numa.conf
+	systemctl daemon-reload
 	systemctl start postgresql@$pgv-main || return 1
 	sql "SELECT pg_prewarm('pgbench_accounts')" > /dev/null || return 1
 	info "boot $boot: filler $((free - FREE_MB)) MiB on node0; prewarmed; $(place); $(node_mem)"
@@ -100,8 +110,9 @@ case $boot in
 	[ $rc -eq 0 ] && [ "$(tps control)" -gt 0 ] &&
 		grep -q '^number of failed transactions: 0 ' /tmp/control.log
 	check pg_control_run $? "without mm_tiering: rc=$rc, tps $(tps control), $(grep -m1 'number of transactions actually' /tmp/control.log)"
-	# the negative control: the hot buffers stay where they were
-	[ "$(hot_pct /tmp/control.end)" -lt 50 ]
+	# the negative control: the hot buffers stay where they were, on node1
+	# (the server's NUMA policy: measured 0 %)
+	[ "$(hot_pct /tmp/control.end)" -lt 20 ]
 	check pg_control_stays $? "without mm_tiering, after $PG_SECS s: $(share /tmp/control.end) (10 s in: $(share /tmp/control.start))"
 	tps control > $st/control.tps
 	share /tmp/control.end > $st/control.share
@@ -123,10 +134,12 @@ case $boot in
 		[ $(($(tps tiering) * 2)) -ge "$(cat $st/control.tps)" ] &&
 		grep -q '^number of failed transactions: 0 ' /tmp/tiering.log
 	check pg_tiering_run $? "with mm_tiering: rc=$rc, tps $(tps tiering) (without: $(cat $st/control.tps)), $(grep -m1 'number of transactions actually' /tmp/tiering.log)"
-	# at least half of the hot buffers' pages on node0, twice the share
-	# without the module (measured 73 % and 90 % against 19 % and 16 %)
+	# at least 35 % of the hot buffers' pages on node0, 30 points above the
+	# share without the module (measured 52 % against 0 %: with the server's
+	# new pages preferring node1 too; 73 % and 90 % against 19 % and 16 %
+	# before the server had a NUMA policy)
 	pct=$(hot_pct /tmp/tiering.end)
-	[ "$pct" -ge 50 ] && [ "$pct" -ge $((2 * $(cat $st/control.pct))) ]
+	[ "$pct" -ge 35 ] && [ "$pct" -ge $(($(cat $st/control.pct) + 30)) ]
 	check pg_hot_buffers_promoted $? "with mm_tiering, after $PG_SECS s: $(share /tmp/tiering.end) (10 s in: $(share /tmp/tiering.start); without: $(cat $st/control.share)); promoted $(param_node bytes_promoted 1) demoted $(param_node bytes_demoted 0) bytes"
 	info "status: $(grep -E '^(node|pair)=' $P/status | tr '\n' ' ')"
 

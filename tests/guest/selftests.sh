@@ -48,6 +48,7 @@ run() {
 		echo "$t $rc" >> /tmp/$1.rc
 		info "$1: $t rc=$rc in $(($(cut -d. -f1 /proc/uptime) - t0)) s ($(tail -1 /tmp/$1.$t.log | cut -c1-100))"
 	done
+	[ -n "$mtests" ] || return 0
 	# migration's cases from its TAP lines: ok (0), ok # SKIP (4), not ok
 	t0=$(cut -d. -f1 /proc/uptime)
 	(cd $M && timeout $TMO ./migration) > /tmp/$1.migration.log 2>&1
@@ -61,8 +62,13 @@ run() {
 		esac
 		echo "$t $rc" >> /tmp/$1.rc
 		info "$1: $t rc=$rc (${l:-no result})"
+		[ $rc = 1 ] && info "$1: $t: $(sed -n "/^#  RUN .*\.${t#migration.} /,/^\(not \)\?ok /p" /tmp/$1.migration.log | tail -4 | tr '\n' ' ' | cut -c1-300)"
 	done
 }
+# rc_of TAG TEST: TEST's result in run TAG
+rc_of() { awk -v t=$2 '$1 == t { print $2 }' /tmp/$1.rc; }
+# has WORD LIST: whether LIST holds WORD
+has() { case " $(echo $2) " in *" $1 "*) return 0 ;; esac; return 1; }
 word() { case $1 in 0) echo pass ;; 4) echo skip ;; *) echo "fail($1)" ;; esac; }
 
 run without
@@ -71,25 +77,48 @@ pids=$(cat $P/kdamond_pids)
 [ "$(cat $P/enabled)" = Y ]
 check selftests_module_enabled $? "enabled=$(cat $P/enabled) kdamond_pids=$pids"
 run with
+# the module untouched by the tests: same kdamonds, still enabled
+[ "$(cat $P/enabled)" = Y ] && [ "$(cat $P/kdamond_pids)" = "$pids" ] &&
+	grep -q '^node=1 .* state=running ' $P/status
+check selftests_module_untouched $? "after: enabled=$(cat $P/enabled) kdamond_pids=$(cat $P/kdamond_pids) (before: $pids)"
+# A test whose two results differ runs again, without the module and then
+# with it: DAMON's selftests time what they check, and under TCG, beside
+# another guest, one fails now and then either way (damos_tried_regions.py
+# without the module, once).  The second pair decides; both are reported.
+retry=
 for t in $all; do
-	a=$(awk -v t=$t '$1 == t { print $2 }' /tmp/without.rc)
-	b=$(awk -v t=$t '$1 == t { print $2 }' /tmp/with.rc)
-	case $EXCLUSIVE in
-	*" $t "*)
+	has $t "$EXCLUSIVE" && continue
+	[ "$(rc_of without $t)" = "$(rc_of with $t)" ] || retry="$retry $t"
+done
+if [ -n "$retry" ]; then
+	info "again, without and with the module:$retry"
+	rmmod mm_tiering
+	all_tests=$tests all_mtests=$mtests tests= mtests=
+	for t in $retry; do
+		if has $t "$all_mtests"; then mtests="$mtests $t"; else tests="$tests $t"; fi
+	done
+	run without2
+	modprobe mm_tiering enabled=Y
+	run with2
+	tests=$all_tests mtests=$all_mtests
+fi
+for t in $all; do
+	a=$(rc_of without $t) b=$(rc_of with $t)
+	if has $t "$EXCLUSIVE"; then
 		[ "$b" = 4 ] && grep -q 'Another kdamond is running' /tmp/with.$t.log
-		check "selftest_$t" $? "without: $(word "$a"); with: $(word "$b") ($(tail -1 /tmp/with.$t.log)): it skips beside any other kdamond" ;;
-	*)
+		check "selftest_$t" $? "without: $(word "$a"); with: $(word "$b") ($(tail -1 /tmp/with.$t.log)): it skips beside any other kdamond"
+	elif has $t "$retry"; then
+		a2=$(rc_of without2 $t) b2=$(rc_of with2 $t)
+		[ "$a2" = "$b2" ]
+		check "selftest_$t" $? "without: $(word "$a"); with: $(word "$b"); again: without: $(word "$a2"); with: $(word "$b2")"
+	else
 		[ "$a" = "$b" ]
-		check "selftest_$t" $? "without: $(word "$a"); with: $(word "$b")" ;;
-	esac
+		check "selftest_$t" $? "without: $(word "$a"); with: $(word "$b")"
+	fi
 done
 npass=$(awk '$2 == 0' /tmp/with.rc | wc -l)
 nskip=$(awk '$2 == 4' /tmp/with.rc | wc -l)
 info "with mm_tiering: $npass passed, $nskip skipped, $((nall - npass - nskip)) failed of $nall"
-# the module untouched: same kdamonds, still enabled
-[ "$(cat $P/enabled)" = Y ] && [ "$(cat $P/kdamond_pids)" = "$pids" ] &&
-	grep -q '^node=1 .* state=running ' $P/status
-check selftests_module_untouched $? "after: enabled=$(cat $P/enabled) kdamond_pids=$(cat $P/kdamond_pids) (before: $pids)"
 rmmod mm_tiering
 dmesg_clean > /tmp/splat
 check selftests_dmesg_clean $? "$(head -3 /tmp/splat)"

@@ -20,7 +20,7 @@ FOREIGN1=${FOREIGN1:-"0 2"}
 HOT_MB=${HOT_MB:-120}
 BOUND_S=${BOUND_S:-60}
 CTL_S=15
-plan 10
+plan 9
 quiet_neighbours
 
 # the plan the module must make: node=N tier=T target=M
