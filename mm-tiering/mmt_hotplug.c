@@ -11,10 +11,9 @@
  * MEM_CANCEL_OFFLINE, and MMT_HOTPLUG_SETTLE_MS after, which bridges the
  * gap to the next block of a DIMM), mmt_offline_hold() is true and the
  * kdamonds of the lower nodes hold promotion (mmt_kdamond.c): the offline
- * migrates the
- * block's pages to the other nodes and needs their free memory, which
- * promotion would take; demotion goes on, making room in the upper nodes
- * (the isolated block takes no new page).
+ * migrates the block's pages to the other nodes and needs their free
+ * memory, which promotion would take; demotion goes on, making room in the
+ * upper nodes (the isolated block takes no new page).
  * May call: mmt_main.h.
  */
 #define pr_fmt(fmt) "mm_tiering: " fmt

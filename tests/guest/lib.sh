@@ -21,6 +21,10 @@ quiet_neighbours() {
 	echo never > /sys/kernel/mm/transparent_hugepage/enabled
 }
 
+# on_socket S: bind this (sub)shell, and so what it starts, to socket S's
+# CPU (the sockets, nodes8 and shared topologies: one CPU per socket)
+on_socket() { taskset -p -c "$1" "$(sh -c 'echo $PPID')" > /dev/null; }
+
 vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 
 # node_bp NODE FIELD: FIELD of the node's meminfo in bp of its MemTotal

@@ -18,7 +18,6 @@ RUN_S=${RUN_S:-120}
 plan 5
 quiet_neighbours
 
-on_socket() { taskset -p -c "$1" "$(sh -c 'echo $PPID')" > /dev/null; }
 # run TAG NUMA_BALANCING MODULE(Y|N): one run; /tmp/TAG.log
 run() {
 	echo "$2" > /proc/sys/kernel/numa_balancing

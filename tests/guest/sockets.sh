@@ -30,8 +30,6 @@ EXPECT=${EXPECT:-"0 upper 2
 3 lower 1"}
 nnodes=$(echo "$EXPECT" | wc -l)
 
-# on_socket S: bind this (sub)shell, and so what it starts, to socket S's CPU
-on_socket() { taskset -p -c "$1" "$(sh -c 'echo $PPID')" > /dev/null; }
 # each socket's workload, both set up before either runs
 (on_socket 0; load_setup /tmp/s0.log -u 0 -l $LOW0 -H "$HOT_MB" -F 100 -t $((CTL_S + 75))) &
 (on_socket 1; load_setup /tmp/s1.log -u 1 -l $LOW1 -H "$HOT_MB" -F 100 -t $((CTL_S + 75))) &
