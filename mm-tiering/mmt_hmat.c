@@ -7,11 +7,12 @@
  * in sysfs: /sys/devices/system/node/nodeN/access0/initiators/read_bandwidth
  * (MB/s, from the nearest initiator).  mmt_hmat_refresh() reads them there
  * into a cache once, from module_init(), where no lock is held.  Never from
- * a parameter handler: a sysfs read there takes a kernfs open-file mutex
- * while the handler holds one of the same class (lockdep: recursive
- * locking), and under mmt_lock it closes a cycle (mmt_lock -> of->mutex of
- * read_bandwidth, while a write to enabled holds its of->mutex and takes
- * mmt_lock; the report the debug kernel gave when commit_inputs read it).
+ * a parameter handler: under mmt_lock a sysfs read closes a cycle that
+ * lockdep reports (the stress suite's bandwidth_hmat_commit on the module
+ * at 69fedeb, which read it from commit_inputs): mmt_lock -> the seq_file
+ * lock of read_bandwidth, while a read of a parameter (enabled) holds a
+ * seq_file lock, then kernfs's of->mutex, the module's param_lock, and
+ * takes mmt_lock.
  * mmt_upper_share() splits 10000 bp in proportion of the cached values
  * (mmt_bw_shares()).
  */

@@ -21,11 +21,12 @@
 #      which node and why, enabled=Y restarts every node.
 # mmt.scale=N on the kernel command line multiplies the counts.
 . /mmt/lib.sh
-plan 10
+plan 13
 quiet_neighbours
 scale=$(cmdline_arg scale)
 scale=${scale:-1}
 D=/sys/kernel/debug
+F=$D/failslab
 info "kernel $(uname -r); scale $scale"
 # leak suspects from boot are not ours: only objects allocated from here on
 echo clear > $D/kmemleak
@@ -112,9 +113,47 @@ check commit_storm_all_or_nothing $? "$writes commits, $injected faults injected
 [ "$(cat $P/enabled)" = Y ] && [ "$(kdamonds | wc -l)" -eq 2 ]
 check restart_after_storm $? "enabled=$(cat $P/enabled) kdamonds=$(kdamonds | wc -l)"
 
+# 2b. every allocation of the writer fails once a budget of bytes is spent
+# (failslab space, times -1), the budget swept upwards until a write
+# applies: a failure half-way through the building of the scratch contexts
+# must change no node.  Before the contexts were all built first, one built
+# per node between commits, an exhausted budget failed node 1's build after
+# node 0 had committed, then node 0's rollback build too: node 0 kept the new
+# goals.
+echo Y > $F/task-filter
+echo -1 > $F/times
+echo 1 > $F/interval
+budget=0 bsteps=0 bref=0 bmixed=0 bapplied=
+u0=$(status_field 1 goal_target) f0=$(status_field 0 goal_target)
+while [ -z "$bapplied" ] && [ $bsteps -lt 64 ]; do
+	bsteps=$((bsteps + 1))
+	u=$((9100 + bsteps)) f=$((200 + bsteps))
+	echo $u > $P/promote_target_used_bp
+	echo $f > $P/demote_target_free_bp
+	echo $budget > $F/space
+	echo 100 > $F/probability
+	sh -c "echo 1 > /proc/self/make-it-fail; echo Y > $P/commit_inputs" 2>/dev/null
+	rc=$?
+	echo 0 > $F/probability
+	gu=$(status_field 1 goal_target) gf=$(status_field 0 goal_target)
+	if [ $rc -eq 0 ]; then
+		bapplied=$budget
+		[ "$gu" = $u ] && [ "$gf" = $f ] || bmixed=$((bmixed + 1))
+	else
+		bref=$((bref + 1))
+		[ "$gu" = "$u0" ] && [ "$gf" = "$f0" ] ||
+			{ bmixed=$((bmixed + 1)); info "budget $budget: refused, goals $gu/$gf, before $u0/$f0"; }
+	fi
+	[ "$(cat $P/enabled)" = Y ] || { bmixed=$((bmixed + 1)); echo Y > $P/enabled; }
+	budget=$((budget + 512))
+done
+echo 0 > $F/space
+echo 1 > $F/times
+[ $bmixed -eq 0 ] && [ $bref -gt 0 ] && [ -n "$bapplied" ]
+check commit_budget_all_or_nothing $? "$bsteps commits, every writer allocation failing after a budget of 0..$((budget - 512)) bytes: $bref refused with the old goals on every node, applied at ${bapplied:-none}, $bmixed mixed"
+
 # 6. a kdamond that stops by itself: its first allocation (kdamond_fn's
 # score histogram, after damon_start() returned) fails
-F=$D/failslab
 ks=$(awk '$3 == "kdamond_fn" { print $1; exit }' /proc/kallsyms)
 ke=$(sort /proc/kallsyms | awk -v s="$ks" 'f && $1 != s { print $1; exit }
 	$1 == s { f = 1 }')
@@ -162,6 +201,24 @@ echo bandwidth > $P/mode && echo 9849 > $P/upper_share_bp &&
 	echo capacity > $P/mode && echo 0 > $P/upper_share_bp &&
 	echo Y > $P/commit_inputs && [ "$(cat $P/enabled)" = Y ]
 check bandwidth_commits $? "capacity -> bandwidth 9849 -> 7000 -> capacity under load: $(head -1 $P/status | cut -c1-100)"
+# bandwidth mode with the shares from HMAT, committed online: the read
+# bandwidths come from the cache module_init() filled, not from sysfs under
+# mmt_lock (which lockdep reported on the module at 69fedeb: possible
+# circular locking, mmt_lock -> the seq_file lock of read_bandwidth, against
+# a read of enabled: seq_file lock -> of->mutex -> param_lock -> mmt_lock)
+echo bandwidth > $P/mode && echo 0 > $P/upper_share_bp &&
+	echo Y > $P/commit_inputs && echo N > $P/enabled &&
+	echo Y > $P/enabled && sleep 2
+rc=$?
+share=$(status_kv 'pair=0 mode=bandwidth' share_target)
+I=access0/initiators/read_bandwidth
+b0=$(cat /sys/devices/system/node/node0/$I) b1=$(cat /sys/devices/system/node/node1/$I)
+want=$((10000 * b0 / (b0 + b1)))
+echo capacity > $P/mode && echo Y > $P/commit_inputs
+[ $rc -eq 0 ] && [ -n "$share" ] && [ "$share" -ge $want ] &&
+	[ "$share" -le $((want + 1)) ] && [ "$(cat $P/enabled)" = Y ] &&
+	! dmesg | grep -q 'possible recursive locking\|possible circular locking'
+check bandwidth_hmat_commit $? "bandwidth mode from HMAT ($b0 and $b1 MB/s) committed under load, then enabled N/Y: rc=$rc share_target=${share:-none} ($want expected), lockdep $(dmesg | grep -c 'possible .* locking') reports"
 
 # 4. rmmod racing enabled writers
 writer() {
