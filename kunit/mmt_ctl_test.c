@@ -491,6 +491,36 @@ static void mmt_decide_bw_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.goal_bp, 0UL);
 }
 
+/*
+ * Bandwidth mode, several lower nodes behind one upper node: each lower
+ * node's context moves on its own shares within its part of the budget.
+ */
+static void mmt_bw_move_test(struct kunit *test)
+{
+	struct mmt_obs o = { .hot = 100 * MiB, .share_target = 7000 };
+	u64 up, down;
+
+	/* the upper node holds all of this pair's hot memory: 0.4 x 30 % down */
+	o.share = 10000;
+	o.share_low = 0;
+	mmt_bw_move(&o, 20 * MiB, &up, &down);
+	KUNIT_EXPECT_EQ(test, up, 0ULL);
+	KUNIT_EXPECT_EQ(test, down, 12 * MiB);
+	/* a third of a 30 MiB budget caps it */
+	mmt_bw_move(&o, 10 * MiB, &up, &down);
+	KUNIT_EXPECT_EQ(test, down, 10 * MiB);
+	/* the lower node holds it all: up, capped the same way */
+	o.share = 0;
+	o.share_low = 10000;
+	mmt_bw_move(&o, 10 * MiB, &up, &down);
+	KUNIT_EXPECT_EQ(test, up, 10 * MiB);
+	KUNIT_EXPECT_EQ(test, down, 0ULL);
+	/* not measured yet (both 0): hold */
+	o.share_low = 0;
+	mmt_bw_move(&o, 10 * MiB, &up, &down);
+	KUNIT_EXPECT_EQ(test, up + down, 0ULL);
+}
+
 static struct kunit_case mmt_ctl_cases[] = {
 	KUNIT_CASE(mmt_pi_step_response_test),
 	KUNIT_CASE(mmt_pi_saturation_test),
@@ -511,6 +541,7 @@ static struct kunit_case mmt_ctl_cases[] = {
 	KUNIT_CASE(mmt_decide_backoff_test),
 	KUNIT_CASE(mmt_decide_pingpong_test),
 	KUNIT_CASE(mmt_decide_bw_test),
+	KUNIT_CASE(mmt_bw_move_test),
 	{}
 };
 

@@ -261,6 +261,40 @@ static void mmt_bw_shares_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mmt_bw_shares(one, 0, s), -EINVAL);
 }
 
+/* Bandwidth mode with several lower nodes: each context's split. */
+static void mmt_bw_pair_share_test(struct kunit *test)
+{
+	unsigned long s;
+
+	/* 6000 bp up, two equal lower nodes of 2000: 6000 / 8000 */
+	KUNIT_EXPECT_EQ(test, mmt_bw_pair_share(6000, 1, 2, &s), 0);
+	KUNIT_EXPECT_EQ(test, s, 7500UL);
+	/* one lower node: the upper node's share itself */
+	KUNIT_EXPECT_EQ(test, mmt_bw_pair_share(7000, 5, 5, &s), 0);
+	KUNIT_EXPECT_EQ(test, s, 7000UL);
+	/*
+	 * 72 GB/s behind 36, 24 and 18 (the nodes8 bench's socket): 4800 bp
+	 * up; the 36 GB/s node's context 4800 * 78 / (4800 * 78 + 5200 * 36)
+	 * = 2/3, the two-node split of 72 and 36 (mmt_bw_shares: 6667)
+	 */
+	KUNIT_EXPECT_EQ(test, mmt_bw_pair_share(4800, 36, 78, &s), 0);
+	KUNIT_EXPECT_EQ(test, s, 6666UL);
+	/* 4800 * 78 / (4800 * 78 + 5200 * 18) = 0.8 */
+	KUNIT_EXPECT_EQ(test, mmt_bw_pair_share(4800, 18, 78, &s), 0);
+	KUNIT_EXPECT_EQ(test, s, 8000UL);
+	/* 9849 over two: 9923, clamped to the deadband's limit */
+	KUNIT_EXPECT_EQ(test, mmt_bw_pair_share(9849, 1, 2, &s), 0);
+	KUNIT_EXPECT_EQ(test, s, MMT_SHARE_MAX_BP);
+	KUNIT_EXPECT_EQ(test, mmt_bw_pair_share(100, 1, 1, &s), 0);
+	KUNIT_EXPECT_EQ(test, s, MMT_SHARE_MIN_BP);
+	KUNIT_EXPECT_EQ(test, mmt_bw_pair_share(0, 1, 1, &s), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_bw_pair_share(10000, 1, 1, &s), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_bw_pair_share(5000, 0, 1, &s), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_bw_pair_share(5000, 2, 1, &s), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmt_bw_pair_share(5000, 1, 1ULL << 41, &s),
+			-EINVAL);
+}
+
 /* ---- tier planning ---- */
 
 struct topo_case {
@@ -380,6 +414,7 @@ static struct kunit_case mmt_math_cases[] = {
 	KUNIT_CASE(mmt_goal_score_test),
 	KUNIT_CASE(mmt_tune_sample_us_test),
 	KUNIT_CASE(mmt_bw_shares_test),
+	KUNIT_CASE(mmt_bw_pair_share_test),
 	{}
 };
 

@@ -45,7 +45,8 @@ static struct damon_ctx **mmt_build_scratch(const struct mmt_cfg *cfg,
 					    int *err)
 {
 	struct damon_ctx **src;
-	int i;
+	nodemask_t lowers;
+	int i, j;
 
 	src = kcalloc(mmt_nr_nodes, sizeof(*src), GFP_KERNEL);
 	if (!src) {
@@ -54,9 +55,14 @@ static struct damon_ctx **mmt_build_scratch(const struct mmt_cfg *cfg,
 	}
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = &mmt_nodes[i];
-		struct damon_ctx *c = mmt_build_ctx(n->nid, n->tier, n->target,
-						    cfg);
+		struct damon_ctx *c;
 
+		nodes_clear(lowers);
+		for (j = 0; j < mmt_nr_nodes; j++)
+			if (mmt_nodes[j].tier == MMT_TIER_LOWER &&
+			    mmt_nodes[j].target == n->target)
+				node_set(mmt_nodes[j].nid, lowers);
+		c = mmt_build_ctx(n->nid, n->tier, n->target, &lowers, cfg);
 		if (IS_ERR(c)) {
 			*err = PTR_ERR(c);
 			mmt_free_scratch(src);
@@ -155,9 +161,6 @@ static int mmt_commit_all(const struct mmt_cfg *cfg)
 	struct damon_ctx **src, **old;
 	int k, err, failed;
 
-	err = mmt_check_bw_topology(cfg);
-	if (err)
-		return err;
 	src = mmt_build_scratch(cfg, &err);
 	if (!src)
 		return err;

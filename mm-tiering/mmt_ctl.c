@@ -372,8 +372,6 @@ void mmt_pair_ctl_init(struct mmt_pair_ctl *c, u64 integ_max)
 	c->pi.kp_milli = MMT_KP_MILLI;
 	c->pi.ki_milli = MMT_KI_MILLI;
 	c->pi.integ_max = (s64)min_t(u64, integ_max, MMT_ERR_MAX);
-	c->bw_pi.kp_milli = MMT_BW_KP_MILLI;
-	c->bw_pi.integ_max = c->pi.integ_max;
 }
 
 /* The free goal in bytes, and the room above it. */
@@ -463,38 +461,58 @@ void mmt_decide(struct mmt_pair_ctl *c, const struct mmt_obs *o,
 }
 
 /**
- * mmt_decide_bw() - one period of a tier pair in bandwidth mode.
- * @c:		the pair's state, updated
- * @o:		this period's observation (the share fields filled)
- * @st:		the decision: @promote bytes up or @push bytes down, never
- *		both; @demote cold bytes for room, as in capacity mode
+ * mmt_bw_move() - bandwidth mode: the bytes one lower node's context moves.
+ * @o:		the observation of its context: @hot, @share, @share_low and
+ *		@share_target
+ * @budget:	its part of the pair's budget
+ * @promote:	result: bytes up
+ * @push:	result: bytes down, 0 when @promote is not
  *
  * The error in bytes is the share error times the hot bytes, and a P law
  * on it gives the bytes to move: the whole budget far from the target, the
  * remaining error near it, nothing within MMT_BW_DEADBAND_BP.  The two
  * shares add up to 10000 when DAMOS measured them; both read 0 when no
  * region matched at its last evaluation (e.g. just after a commit): hold.
- * No back-off: the share, DAMON's node_eligible_mem_bp, is measured only
- * while the lower context samples actively.
  */
-void mmt_decide_bw(struct mmt_pair_ctl *c, const struct mmt_obs *o,
-		   struct mmt_step *st)
+void mmt_bw_move(const struct mmt_obs *o, u64 budget, u64 *promote,
+		 u64 *push)
 {
 	long err_bp;
 	s64 err_bytes, u;
 
-	memset(st, 0, sizeof(*st));
-	mmt_room(o, st);
 	err_bp = (long)o->share_target - (long)o->share;
 	if (abs(err_bp) <= (long)MMT_BW_DEADBAND_BP ||
 	    o->share + o->share_low < MMT_BP_MAX - MMT_BW_DEADBAND_BP)
 		err_bp = 0;
 	err_bytes = (s64)div_s64((s64)min_t(u64, o->hot, MMT_ERR_MAX) * err_bp,
 				 MMT_BP_MAX);
-	u = mmt_pi_step(&c->bw_pi, err_bytes, -(s64)o->budget,
-			(s64)o->budget);
-	st->promote = u > 0 ? u : 0;
-	st->push = u < 0 ? -u : 0;
+	u = div_s64(MMT_BW_KP_MILLI * err_bytes, 1000);
+	u = clamp_t(s64, u, -(s64)min_t(u64, budget, MMT_ERR_MAX),
+		    (s64)min_t(u64, budget, MMT_ERR_MAX));
+	*promote = u > 0 ? u : 0;
+	*push = u < 0 ? -u : 0;
+}
+
+/**
+ * mmt_decide_bw() - one period of a tier pair in bandwidth mode.
+ * @c:		the pair's state, updated
+ * @o:		this period's observation (the share fields filled: of the
+ *		pair's only lower node, or of one of them)
+ * @st:		the decision: @promote bytes up or @push bytes down, never
+ *		both (mmt_bw_move() with the whole budget); @demote cold
+ *		bytes for room, as in capacity mode
+ *
+ * With several lower nodes, the loop gives each its part of the budget
+ * through mmt_bw_move() on its own context's shares.  No back-off: the
+ * share, DAMON's node_eligible_mem_bp, is measured only while the lower
+ * context samples actively.
+ */
+void mmt_decide_bw(struct mmt_pair_ctl *c, const struct mmt_obs *o,
+		   struct mmt_step *st)
+{
+	memset(st, 0, sizeof(*st));
+	mmt_room(o, st);
+	mmt_bw_move(o, o->budget, &st->promote, &st->push);
 
 	/* room on the upper node, as in capacity mode, no heat threshold */
 	st->heat = 1;

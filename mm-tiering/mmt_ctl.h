@@ -151,14 +151,12 @@ struct mmt_obs {
 /**
  * struct mmt_pair_ctl - a tier pair's controller state across periods.
  * @pi:		law on the distance to the (raised) demotion goal
- * @bw_pi:	bandwidth mode: law on the share error, in bytes
  * @pp:		ping-pong detector
  * @bo:		back-off
  * @bo_heat:	the promotion threshold when the back-off began
  */
 struct mmt_pair_ctl {
 	struct mmt_pi pi;
-	struct mmt_pi bw_pi;
 	struct mmt_pingpong pp;
 	struct mmt_backoff bo;
 	unsigned int bo_heat;
@@ -198,6 +196,8 @@ struct mmt_step {
 void mmt_pair_ctl_init(struct mmt_pair_ctl *c, u64 integ_max);
 void mmt_decide(struct mmt_pair_ctl *c, const struct mmt_obs *o,
 		struct mmt_step *st);
+void mmt_bw_move(const struct mmt_obs *o, u64 budget, u64 *promote,
+		 u64 *push);
 void mmt_decide_bw(struct mmt_pair_ctl *c, const struct mmt_obs *o,
 		   struct mmt_step *st);
 

@@ -163,9 +163,12 @@ static int mmt_bw_filters(struct damos *s, const struct mmt_ranges *skip)
  * hot pages of @nid up until @upper holds its share of them, the other moves
  * hot pages of @upper down until @nid holds the rest.  Each stops within
  * MMT_BW_DEADBAND_BP of its share, so that at the target neither runs.
+ * With several lower nodes behind @upper (@lowers), each context splits
+ * its own two nodes (mmt_upper_share()); together they split the whole.
  */
 static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
-			  int nid, int upper, const struct mmt_cfg *cfg,
+			  int nid, int upper, const nodemask_t *lowers,
+			  const struct mmt_cfg *cfg,
 			  const struct mmt_ranges *r_low)
 {
 	struct damon_addr_range ranges[2 * MMT_MAX_RANGES];
@@ -174,7 +177,7 @@ static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
 	unsigned long share;
 	int i, j, k, err;
 
-	err = mmt_upper_share(upper, nid, cfg, &share);
+	err = mmt_upper_share(upper, nid, lowers, cfg, &share);
 	if (err)
 		return err;
 	mmt_node_ranges(upper, &r_up);
@@ -301,12 +304,15 @@ static int mmt_capacity_scheme(struct damon_ctx *ctx, int nid, bool promote,
  * @nid:	the memory node monitored (its online memory, mmt_node_ranges())
  * @tier:	MMT_TIER_UPPER (demotes) or MMT_TIER_LOWER (promotes)
  * @target:	node that pages migrate to
+ * @lowers:	(lower tier) the lower nodes that promote into @target, @nid
+ *		among them: bandwidth mode's shares
  * @cfg:	validated inputs
  *
  * Return: the context, or an ERR_PTR(): -EINVAL for an invalid node or
  * (bandwidth mode) no share, -ENOMEM.
  */
 struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
+				const nodemask_t *lowers,
 				const struct mmt_cfg *cfg)
 {
 	bool promote = tier == MMT_TIER_LOWER;
@@ -350,7 +356,8 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 		goto fail;
 
 	if (promote && cfg->bandwidth)
-		err = mmt_bw_schemes(ctx, t, nid, target, cfg, &ranges);
+		err = mmt_bw_schemes(ctx, t, nid, target, lowers, cfg,
+				     &ranges);
 	else
 		err = mmt_capacity_scheme(ctx, nid, promote, target, cfg,
 					  &goals);

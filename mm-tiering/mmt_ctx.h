@@ -6,6 +6,7 @@
 #define _MMT_CTX_H
 
 #include <linux/damon.h>
+#include <linux/nodemask.h>
 
 #include "mmt_logic.h"
 
@@ -62,6 +63,7 @@ unsigned long mmt_bytes_on_node(unsigned long start, unsigned long end,
 int mmt_node_goals(int nid, const struct mmt_cfg *cfg,
 		   struct mmt_goals *goals);
 struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
+				 const nodemask_t *lowers,
 				 const struct mmt_cfg *cfg);
 
 #endif /* _MMT_CTX_H */

@@ -14,7 +14,8 @@
  * seq_file lock, then kernfs's of->mutex, the module's param_lock, and
  * takes mmt_lock.
  * mmt_upper_share() splits 10000 bp in proportion of the cached values
- * (mmt_bw_shares()).
+ * (mmt_bw_shares(), mmt_bw_pair_share() when several lower nodes promote
+ * into one upper node).
  */
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
@@ -70,31 +71,52 @@ void mmt_hmat_refresh(void)
 }
 
 /**
- * mmt_upper_share() - the share of hot memory upper node @upper should hold.
+ * mmt_upper_share() - the share of hot memory upper node @upper should hold
+ * in the context of its lower node @lower.
  * @upper:	the upper node
- * @lower:	its lower node
+ * @lower:	one of its lower nodes
+ * @lowers:	all the lower nodes that promote into @upper (@lower among them)
  * @cfg:	inputs: upper_share_bp overrides HMAT when not 0
  * @share_bp:	result, MMT_SHARE_MIN_BP..MMT_SHARE_MAX_BP
+ *
+ * Each lower node's context sees its own node and @upper, so its share is
+ * of those two (mmt_bw_pair_share()).  From HMAT that is the two nodes'
+ * split of their bandwidths, whatever the other lower nodes: every node
+ * then holds hot memory in proportion to its bandwidth.  upper_share_bp is
+ * the upper node's share of all of it, the rest split among @lowers by
+ * their bandwidths (equally when HMAT gives none).
  *
  * Reads the bandwidths cached by mmt_hmat_refresh(): no file I/O, safe
  * under mmt_lock.
  *
  * Return: 0, or an error (and a log line) when HMAT gives no bandwidth.
  */
-int mmt_upper_share(int upper, int lower, const struct mmt_cfg *cfg,
-		    unsigned long *share_bp)
+int mmt_upper_share(int upper, int lower, const nodemask_t *lowers,
+		    const struct mmt_cfg *cfg, unsigned long *share_bp)
 {
 	unsigned long shares[2];
-	u64 bw[2];
-	int err;
+	bool known = true;
+	u64 bw[2], w, sum = 0;
+	int err, nid;
 
-	if (cfg->upper_share_bp) {
-		*share_bp = cfg->upper_share_bp;
-		return 0;
-	}
 	if (upper < 0 || upper >= MMT_MAX_NODES || lower < 0 ||
-	    lower >= MMT_MAX_NODES)
+	    lower >= MMT_MAX_NODES || !node_isset(lower, *lowers))
 		return -EINVAL;
+	if (cfg->upper_share_bp) {
+		for_each_node_mask(nid, *lowers) {
+			w = nid < MMT_MAX_NODES ? READ_ONCE(mmt_bw_mbps[nid]) : 0;
+			known = known && w;
+			sum += w;
+		}
+		/* a bandwidth unknown: equal weights */
+		if (!known)
+			return mmt_bw_pair_share(cfg->upper_share_bp, 1,
+						 nodes_weight(*lowers),
+						 share_bp);
+		return mmt_bw_pair_share(cfg->upper_share_bp,
+					 READ_ONCE(mmt_bw_mbps[lower]), sum,
+					 share_bp);
+	}
 	bw[0] = READ_ONCE(mmt_bw_mbps[upper]);
 	bw[1] = READ_ONCE(mmt_bw_mbps[lower]);
 	err = bw[0] && bw[1] ? mmt_bw_shares(bw, 2, shares) : -ENODATA;

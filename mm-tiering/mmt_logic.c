@@ -238,6 +238,45 @@ int mmt_bw_shares(const u64 *bw, int nr, unsigned long *share_bp)
 	return 0;
 }
 
+/**
+ * mmt_bw_pair_share() - the upper node's share in one lower node's context.
+ * @upper_bp:	the upper node's share of the hot memory of all its nodes
+ * @low_w:	this lower node's weight among the upper node's lower nodes
+ * @lows_w:	the sum of the weights of all of them, @low_w included
+ * @share_bp:	result: the upper node's share of the hot memory of the
+ *		upper node and this lower node
+ *
+ * Bandwidth mode runs one context per lower node, over that node and its
+ * upper node, and node_eligible_mem_bp measures the upper node's share of
+ * the hot memory of those two.  For the upper node to hold u of all the hot
+ * memory and the lower nodes the rest in proportion w_i of their weights,
+ * context i must hold u / (u + (1 - u) w_i).  With one lower node that is
+ * u; with HMAT bandwidths as the weights and u their share, it is
+ * bw_up / (bw_up + bw_i), the two-node split of mmt_bw_shares().
+ * 6000 bp on the upper node and two equal lower nodes (2000 bp each):
+ * 6000 / (6000 + 2000) = 7500 bp in each context.  Rounded down, clamped to
+ * MMT_SHARE_MIN_BP..MMT_SHARE_MAX_BP (the deadband).
+ *
+ * Return: 0; -EINVAL for @upper_bp outside 1..9999, a zero weight, @low_w
+ * above @lows_w, or @lows_w above 2^40.
+ */
+int mmt_bw_pair_share(unsigned long upper_bp, u64 low_w, u64 lows_w,
+		      unsigned long *share_bp)
+{
+	u64 num, den;
+
+	if (!upper_bp || upper_bp >= MMT_BP_MAX || !low_w || low_w > lows_w ||
+	    lows_w > (1ULL << 40))
+		return -EINVAL;
+	/* u * W / (u * W + (1 - u) * w_i), in bp: below 2^54 each */
+	num = (u64)upper_bp * lows_w;
+	den = num + (u64)(MMT_BP_MAX - upper_bp) * low_w;
+	mmt_bp_of(num, den, share_bp);
+	*share_bp = clamp_t(unsigned long, *share_bp, MMT_SHARE_MIN_BP,
+			    MMT_SHARE_MAX_BP);
+	return 0;
+}
+
 /* A basis-point target: 1..10000 (zero would be a divisor in DAMOS). */
 int mmt_check_bp(unsigned long bp)
 {

@@ -53,6 +53,8 @@ unsigned long mmt_tune_sample_us(unsigned long sample_us, u64 access_events,
 				 u64 max_events, unsigned long goal_bp,
 				 unsigned long min_us, unsigned long max_us);
 int mmt_bw_shares(const u64 *bw, int nr, unsigned long *share_bp);
+int mmt_bw_pair_share(unsigned long upper_bp, u64 low_w, u64 lows_w,
+		      unsigned long *share_bp);
 
 int mmt_check_bp(unsigned long bp);
 int mmt_check_quota_mb(unsigned long mb_per_s);

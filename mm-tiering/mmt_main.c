@@ -185,11 +185,6 @@ static void mmt_explain_goals(struct mmt_node *n, const struct mmt_cfg *cfg)
 		g.free_bp, g.used_bp);
 }
 
-/*
- * Bandwidth mode steers one lower node per upper node (the shares of a pair
- * are node_eligible_mem_bp goals of one context): refuse a topology where
- * an upper node is the promotion target of several.  mmt_lock held.
- */
 /* "@pre node N: @what [start, end) ..." in the kernel log; mmt_lock held. */
 void mmt_log_ranges(const struct mmt_node *n, const char *pre,
 		    const char *what)
@@ -205,27 +200,6 @@ void mmt_log_ranges(const struct mmt_node *n, const char *pre,
 	pr_info("%snode %d: %s%s\n", pre, n->nid, what, seq_buf_str(&s));
 }
 
-int mmt_check_bw_topology(const struct mmt_cfg *cfg)
-{
-	int i, j;
-
-	if (!cfg->bandwidth)
-		return 0;
-	for (i = 0; i < mmt_nr_nodes; i++) {
-		for (j = i + 1; j < mmt_nr_nodes; j++) {
-			struct mmt_node *a = &mmt_nodes[i], *b = &mmt_nodes[j];
-
-			if (a->tier != MMT_TIER_LOWER ||
-			    b->tier != MMT_TIER_LOWER || a->target != b->target)
-				continue;
-			pr_err("mode=bandwidth: lower nodes %d and %d both promote to node %d; bandwidth mode splits hot memory between one upper and one lower node: use mode=capacity\n",
-			       a->nid, b->nid, a->target);
-			return -EOPNOTSUPP;
-		}
-	}
-	return 0;
-}
-
 /*
  * One node and its context per tiered node of @plan under @cfg, into
  * mmt_nodes and @ctxs (mmt_nr_nodes of them).  Return: 0 or the first
@@ -234,7 +208,8 @@ int mmt_check_bw_topology(const struct mmt_cfg *cfg)
 static int mmt_build_nodes(const struct mmt_plan *plan,
 			   const struct mmt_cfg *cfg, struct damon_ctx **ctxs)
 {
-	int nid, err;
+	nodemask_t lowers;
+	int nid, m, err;
 
 	for (nid = 0; nid < MMT_MAX_NODES; nid++) {
 		struct mmt_node *n;
@@ -246,7 +221,12 @@ static int mmt_build_nodes(const struct mmt_plan *plan,
 		n->tier = plan->tier[nid];
 		n->target = plan->target[nid];
 		n->bw = cfg->bandwidth && n->tier == MMT_TIER_LOWER;
-		n->ctx = mmt_build_ctx(nid, n->tier, n->target, cfg);
+		nodes_clear(lowers);
+		for (m = 0; m < MMT_MAX_NODES; m++)
+			if (plan->tier[m] == MMT_TIER_LOWER &&
+			    plan->target[m] == n->target)
+				node_set(m, lowers);
+		n->ctx = mmt_build_ctx(nid, n->tier, n->target, &lowers, cfg);
 		if (IS_ERR(n->ctx)) {
 			err = PTR_ERR(n->ctx);
 			n->ctx = NULL;
@@ -315,8 +295,6 @@ static int mmt_start(void)
 		goto out_free;
 	mmt_inputs(&cfg);
 	err = mmt_build_nodes(plan, &cfg, ctxs);
-	if (!err)
-		err = mmt_check_bw_topology(&cfg);
 	if (err)
 		goto out_free;
 	mmt_warn_neighbours();

@@ -13,7 +13,6 @@ struct mmt_node;
 
 bool mmt_running(void);
 void mmt_node_stopped(struct mmt_node *n, const char *why, int err);
-int mmt_check_bw_topology(const struct mmt_cfg *cfg);
 void mmt_log_ranges(const struct mmt_node *n, const char *pre,
 		    const char *what);
 /* memory hotplug: takes mmt_lock itself */

@@ -62,6 +62,8 @@ struct mmt_node {
 	unsigned long knob_goal;	/* goal target value, 0: keep */
 	unsigned long knob_min_sample_us;
 	unsigned long knob_max_sample_us;
+	/* bandwidth mode: the loop's last moves up and down, per period */
+	u64 bw_up, bw_down;
 	/* the kdamond's own interval tuning (MMT_TUNE_INTERVALS); kdamond */
 	unsigned long tune_seen;
 	unsigned int tune_aggrs;
