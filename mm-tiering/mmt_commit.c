@@ -54,14 +54,14 @@ static struct damon_ctx **mmt_build_scratch(const struct mmt_cfg *cfg,
 		return NULL;
 	}
 	for (i = 0; i < mmt_nr_nodes; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
+		struct mmt_node *n = mmt_nodes[i];
 		struct damon_ctx *c;
 
 		nodes_clear(lowers);
 		for (j = 0; j < mmt_nr_nodes; j++)
-			if (mmt_nodes[j].tier == MMT_TIER_LOWER &&
-			    mmt_nodes[j].target == n->target)
-				node_set(mmt_nodes[j].nid, lowers);
+			if (mmt_nodes[j]->tier == MMT_TIER_LOWER &&
+			    mmt_nodes[j]->target == n->target)
+				node_set(mmt_nodes[j]->nid, lowers);
 		c = mmt_build_ctx(n->nid, n->tier, n->target, &lowers, cfg);
 		if (IS_ERR(c)) {
 			*err = PTR_ERR(c);
@@ -118,7 +118,7 @@ static int mmt_commit_nodes(struct damon_ctx **src, const struct mmt_cfg *cfg,
 	int i, err, first = 0;
 
 	for (i = 0; i < nr; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
+		struct mmt_node *n = mmt_nodes[i];
 
 		/* a stopped kdamond takes nothing (the rollback's case) */
 		if (n->stopped)
@@ -131,7 +131,7 @@ static int mmt_commit_nodes(struct damon_ctx **src, const struct mmt_cfg *cfg,
 		mmt_wake_kdamond(n->ctx);
 	}
 	for (i = 0; i < nr; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
+		struct mmt_node *n = mmt_nodes[i];
 
 		if (n->stopped)
 			continue;
@@ -172,12 +172,12 @@ static int mmt_commit_all(const struct mmt_cfg *cfg)
 	err = mmt_commit_nodes(src, cfg, mmt_nr_nodes, &k);
 	if (err) {
 		pr_warn("commit_inputs: failed (%d) on node %d; putting the running configuration back\n",
-			err, mmt_nodes[k].nid);
+			err, mmt_nodes[k]->nid);
 		/* every node: the others may have taken the new inputs */
 		if (mmt_commit_nodes(old, &mmt_running_cfg, mmt_nr_nodes,
 				     &failed))
 			pr_err("commit_inputs: rollback failed on node %d\n",
-			       mmt_nodes[failed].nid);
+			       mmt_nodes[failed]->nid);
 	}
 	mmt_free_scratch(old);
 	mmt_free_scratch(src);
@@ -190,7 +190,7 @@ static void mmt_clear_knobs(void)
 
 	spin_lock(&mmt_stat_lock);
 	for (i = 0; i < mmt_nr_nodes; i++)
-		mmt_nodes[i].knob_set = false;
+		mmt_nodes[i]->knob_set = false;
 	spin_unlock(&mmt_stat_lock);
 }
 
@@ -223,7 +223,7 @@ int mmt_commit_topology(void)
 
 	err = mmt_commit_cfg(&cfg);
 	for (i = 0; i < mmt_nr_nodes; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
+		struct mmt_node *n = mmt_nodes[i];
 
 		if (!err) {
 			mmt_log_ranges(n, "memory hotplug: ", "now monitoring");

@@ -12,7 +12,11 @@
  * at 69fedeb, which read it from commit_inputs): mmt_lock -> the seq_file
  * lock of read_bandwidth, while a read of a parameter (enabled) holds a
  * seq_file lock, then kernfs's of->mutex, the module's param_lock, and
- * takes mmt_lock.
+ * takes mmt_lock.  Nor from the memory-hotplug work: tried, every read
+ * failed there (a kernel thread resolves paths from the boot root, where
+ * /sys need not be mounted).  So a node whose memory came after the load
+ * has no bandwidth here: bandwidth mode needs upper_share_bp for it, or a
+ * reload of the module.
  * mmt_upper_share() splits 10000 bp in proportion of the cached values
  * (mmt_bw_shares(), mmt_bw_pair_share() when several lower nodes promote
  * into one upper node).

@@ -180,7 +180,7 @@ static bool mmt_observe(struct mmt_pair *p, u64 budget, int *nr_prom)
 	*nr_prom = 0;
 	spin_lock(&mmt_stat_lock);
 	for (i = 0; i < mmt_nr_nodes; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
+		struct mmt_node *n = mmt_nodes[i];
 
 		if (n->tier != MMT_TIER_LOWER || n->target != p->upper)
 			continue;
@@ -216,7 +216,7 @@ static void mmt_act(struct mmt_pair *p, int nr_prom)
 	mmt_set_knobs(p->demoter, st->demote, st->cold_below, st->level,
 		      st->goal_bp, st->backoff);
 	for (i = 0; i < mmt_nr_nodes; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
+		struct mmt_node *n = mmt_nodes[i];
 
 		if (n->tier != MMT_TIER_LOWER || n->target != p->upper)
 			continue;
@@ -247,7 +247,7 @@ static void mmt_bw_lowers(struct mmt_pair *p, int nr_prom)
 	p->st.promote = 0;
 	p->st.push = 0;
 	for (i = 0; i < mmt_nr_nodes; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
+		struct mmt_node *n = mmt_nodes[i];
 
 		if (n->tier != MMT_TIER_LOWER || n->target != p->upper)
 			continue;
@@ -326,7 +326,7 @@ static void mmt_pair_seed(struct mmt_pair *p)
 
 	spin_lock(&mmt_stat_lock);
 	for (i = 0; i < mmt_nr_nodes; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
+		struct mmt_node *n = mmt_nodes[i];
 
 		if (n->tier != MMT_TIER_LOWER || n->target != p->upper)
 			continue;
@@ -353,11 +353,11 @@ int mmt_loop_start(void)
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_pair *p;
 
-		if (mmt_nodes[i].tier != MMT_TIER_UPPER)
+		if (mmt_nodes[i]->tier != MMT_TIER_UPPER)
 			continue;
 		p = &mmt_pairs[mmt_nr_pairs++];
-		p->upper = mmt_nodes[i].nid;
-		p->demoter = &mmt_nodes[i];
+		p->upper = mmt_nodes[i]->nid;
+		p->demoter = mmt_nodes[i];
 		mmt_pair_seed(p);
 		/* integrals bounded by a period's budget: ki 0.1, a tenth */
 		mmt_pair_ctl_init(&p->ctl, mmt_quota_bytes(
@@ -387,7 +387,7 @@ static void mmt_bw_show(struct seq_buf *sb, const struct mmt_pair *p)
 	int i;
 
 	for (i = 0; i < mmt_nr_nodes; i++) {
-		const struct mmt_node *n = &mmt_nodes[i];
+		const struct mmt_node *n = mmt_nodes[i];
 		struct mmt_obs o = { };
 
 		if (n->tier != MMT_TIER_LOWER || n->target != p->upper)

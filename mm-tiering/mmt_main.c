@@ -54,7 +54,7 @@
 
 DEFINE_MUTEX(mmt_lock);
 DEFINE_SPINLOCK(mmt_stat_lock);
-struct mmt_node *mmt_nodes;
+struct mmt_node **mmt_nodes;
 int mmt_nr_nodes;
 struct mmt_cfg mmt_running_cfg;
 /* the nodes with memory when the running contexts were started */
@@ -96,7 +96,7 @@ bool mmt_running(void)
 	int i;
 
 	for (i = 0; i < mmt_nr_nodes; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
+		struct mmt_node *n = mmt_nodes[i];
 
 		if (mmt_call(damon_is_running)(n->ctx))
 			continue;
@@ -106,19 +106,33 @@ bool mmt_running(void)
 	return all;
 }
 
-/* Stop every context and free everything; mmt_lock held. */
-static void mmt_teardown(void)
+/*
+ * Stop the contexts of mmt_nodes[@first..] and free those nodes; mmt_lock
+ * held, the loop stopped.  Each node is its own allocation, so the kdamonds
+ * of the nodes before @first, whose report calls point at their nodes,
+ * keep running.
+ */
+static void mmt_drop_nodes(int first)
 {
 	int i;
 
+	for (i = first; i < mmt_nr_nodes; i++)
+		mmt_call(damon_stop)(&mmt_nodes[i]->ctx, 1);
+	for (i = first; i < mmt_nr_nodes; i++) {
+		mmt_call(damon_destroy_ctx)(mmt_nodes[i]->ctx);
+		kfree(mmt_nodes[i]);
+		mmt_nodes[i] = NULL;
+	}
+	mmt_nr_nodes = first;
+}
+
+/* Stop every context and free everything; mmt_lock held. */
+static void mmt_teardown(void)
+{
 	mmt_loop_stop();
-	for (i = 0; i < mmt_nr_nodes; i++)
-		mmt_call(damon_stop)(&mmt_nodes[i].ctx, 1);
-	for (i = 0; i < mmt_nr_nodes; i++)
-		mmt_call(damon_destroy_ctx)(mmt_nodes[i].ctx);
+	mmt_drop_nodes(0);
 	kfree(mmt_nodes);
 	mmt_nodes = NULL;
-	mmt_nr_nodes = 0;
 }
 
 /* The node's abstract distance if a tiering algorithm (HMAT) knows it. */
@@ -200,23 +214,38 @@ void mmt_log_ranges(const struct mmt_node *n, const char *pre,
 	pr_info("%snode %d: %s%s\n", pre, n->nid, what, seq_buf_str(&s));
 }
 
+/* The running node of id @nid, or NULL; mmt_lock held. */
+static struct mmt_node *mmt_find_node(int nid)
+{
+	int i;
+
+	for (i = 0; i < mmt_nr_nodes; i++)
+		if (mmt_nodes[i]->nid == nid)
+			return mmt_nodes[i];
+	return NULL;
+}
+
 /*
- * One node and its context per tiered node of @plan under @cfg, into
- * mmt_nodes and @ctxs (mmt_nr_nodes of them).  Return: 0 or the first
- * context's error; the caller tears down what was built.
+ * A node and its context for each tiered node of @plan under @cfg that has
+ * none yet, appended to mmt_nodes and @ctxs (*@nr of them).  Return: 0 or
+ * the first context's error; the caller drops what was built.
  */
 static int mmt_build_nodes(const struct mmt_plan *plan,
-			   const struct mmt_cfg *cfg, struct damon_ctx **ctxs)
+			   const struct mmt_cfg *cfg, struct damon_ctx **ctxs,
+			   int *nr)
 {
 	nodemask_t lowers;
-	int nid, m, err;
+	int nid, m;
 
+	*nr = 0;
 	for (nid = 0; nid < MMT_MAX_NODES; nid++) {
 		struct mmt_node *n;
 
-		if (plan->target[nid] < 0)
+		if (plan->target[nid] < 0 || mmt_find_node(nid))
 			continue;
-		n = &mmt_nodes[mmt_nr_nodes];
+		n = kzalloc_obj(*n);
+		if (!n)
+			return -ENOMEM;
 		n->nid = nid;
 		n->tier = plan->tier[nid];
 		n->target = plan->target[nid];
@@ -228,33 +257,38 @@ static int mmt_build_nodes(const struct mmt_plan *plan,
 				node_set(m, lowers);
 		n->ctx = mmt_build_ctx(nid, n->tier, n->target, &lowers, cfg);
 		if (IS_ERR(n->ctx)) {
-			err = PTR_ERR(n->ctx);
-			n->ctx = NULL;
+			int err = PTR_ERR(n->ctx);
+
+			kfree(n);
 			return err;
 		}
 		mmt_hook_prepare(n->ctx, &n->report, mmt_report_fn, n);
 		mmt_node_ranges(nid, &n->ranges);
-		ctxs[mmt_nr_nodes++] = n->ctx;
+		mmt_nodes[mmt_nr_nodes++] = n;
+		ctxs[(*nr)++] = n->ctx;
 		mmt_explain_goals(n, cfg);
 		mmt_log_ranges(n, "", "monitoring");
 	}
 	return 0;
 }
 
-/* Start the built contexts and each kdamond's report call; mmt_lock held. */
-static int mmt_start_nodes(struct damon_ctx **ctxs)
+/*
+ * Start the @nr built contexts @ctxs, those of mmt_nodes[@first..], and
+ * each kdamond's report call; mmt_lock held.
+ */
+static int mmt_start_nodes(struct damon_ctx **ctxs, int nr, int first)
 {
 	int i, err;
 
-	err = mmt_call(damon_start)(ctxs, mmt_nr_nodes, false);
+	err = mmt_call(damon_start)(ctxs, nr, false);
 	if (err == -EBUSY)
 		pr_err("DAMON is running exclusively for another user: DAMON_STAT (Debian 7.x starts it at boot), DAMON_RECLAIM or DAMON_LRU_SORT; stop it first: echo N > /sys/module/damon_stat/parameters/enabled (or boot with damon_stat.enabled=N), echo N > /sys/module/damon_reclaim/parameters/enabled, echo N > /sys/module/damon_lru_sort/parameters/enabled\n");
 	else if (err)
 		pr_err("damon_start() failed: %d\n", err);
 	if (err)
 		return err;
-	for (i = 0; i < mmt_nr_nodes; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
+	for (i = first; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = mmt_nodes[i];
 
 		mmt_hook_start(n->ctx, &n->report);
 		pr_info("node %d (%s tier): %s to node %d, kdamond %d\n",
@@ -272,7 +306,7 @@ static int mmt_start(void)
 	struct damon_ctx **ctxs = NULL;
 	struct mmt_plan *plan;
 	struct mmt_cfg cfg;
-	int err;
+	int err, nr;
 
 	plan = kzalloc_obj(*plan);
 	if (!plan)
@@ -287,18 +321,17 @@ static int mmt_start(void)
 	}
 
 	err = -ENOMEM;
-	mmt_nodes = kcalloc(plan->nr_upper + plan->nr_lower,
-			    sizeof(*mmt_nodes), GFP_KERNEL);
-	ctxs = kcalloc(plan->nr_upper + plan->nr_lower, sizeof(*ctxs),
-		       GFP_KERNEL);
+	/* room for every node: a node joining later is appended */
+	mmt_nodes = kcalloc(MMT_MAX_NODES, sizeof(*mmt_nodes), GFP_KERNEL);
+	ctxs = kcalloc(MMT_MAX_NODES, sizeof(*ctxs), GFP_KERNEL);
 	if (!mmt_nodes || !ctxs)
 		goto out_free;
 	mmt_inputs(&cfg);
-	err = mmt_build_nodes(plan, &cfg, ctxs);
+	err = mmt_build_nodes(plan, &cfg, ctxs, &nr);
 	if (err)
 		goto out_free;
 	mmt_warn_neighbours();
-	err = mmt_start_nodes(ctxs);
+	err = mmt_start_nodes(ctxs, nr, 0);
 	if (err)
 		goto out_free;
 	mmt_running_cfg = cfg;
@@ -314,7 +347,8 @@ static int mmt_start(void)
 
 out_free:
 	kfree(ctxs);
-	mmt_teardown();
+	if (mmt_nodes)
+		mmt_teardown();
 out_plan:
 	kfree(plan);
 	return err;
@@ -346,7 +380,7 @@ static bool mmt_ranges_update(void)
 	int i;
 
 	for (i = 0; i < mmt_nr_nodes; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
+		struct mmt_node *n = mmt_nodes[i];
 		struct mmt_ranges now;
 
 		mmt_node_ranges(n->nid, &now);
@@ -359,17 +393,103 @@ static bool mmt_ranges_update(void)
 }
 
 /*
+ * The set of memory nodes changed while running: the nodes whose place in
+ * the new plan (tier and target) is the one they run with keep their
+ * kdamonds; the others stop, and the nodes new to the plan start.  Then,
+ * if a kept node's ranges changed or in bandwidth mode (a lower node's
+ * share depends on its siblings), every context is committed on the nodes'
+ * memory now (mmt_commit.c).
+ * Return: 0, -ENODEV when no lower tier is left, or an error after which
+ * the caller starts again from nothing.  mmt_lock held.
+ */
+static int mmt_retier(void)
+{
+	struct damon_ctx **ctxs = NULL;
+	int i, kept = 0, nr = 0, err;
+	struct mmt_plan *plan;
+
+	plan = kzalloc_obj(*plan);
+	if (!plan)
+		return -ENOMEM;
+	err = mmt_read_topology(plan);
+	if (!err && !plan->nr_lower)
+		err = -ENODEV;
+	if (!err) {
+		ctxs = kcalloc(MMT_MAX_NODES, sizeof(*ctxs), GFP_KERNEL);
+		if (!ctxs)
+			err = -ENOMEM;
+	}
+	if (err)
+		goto out;
+	mmt_loop_stop();
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = mmt_nodes[i];
+
+		if (plan->target[n->nid] == n->target &&
+		    plan->tier[n->nid] == n->tier) {
+			mmt_nodes[kept++] = n;
+			continue;
+		}
+		pr_info("memory hotplug: node %d stops (it ran as %s tier to node %d)\n",
+			n->nid, n->tier == MMT_TIER_UPPER ? "upper" : "lower",
+			n->target);
+		mmt_call(damon_stop)(&n->ctx, 1);
+		mmt_call(damon_destroy_ctx)(n->ctx);
+		kfree(n);
+	}
+	for (i = kept; i < mmt_nr_nodes; i++)
+		mmt_nodes[i] = NULL;
+	mmt_nr_nodes = kept;
+	err = mmt_build_nodes(plan, &mmt_running_cfg, ctxs, &nr);
+	if (!err && nr)
+		err = mmt_start_nodes(ctxs, nr, kept);
+	if (err && kept) {
+		/*
+		 * e.g. bandwidth mode and a node whose memory, and so its HMAT
+		 * bandwidth, came after the load: the others go on, and the
+		 * next memory event tries again (mmt_mem_nodes kept)
+		 */
+		mmt_drop_nodes(kept);
+		pr_warn("memory hotplug: the new nodes not started (%d); %d node(s) keep running\n",
+			err, kept);
+		if (mmt_running_cfg.controller && mmt_loop_start())
+			pr_err("cannot restart the controller\n");
+		err = 0;
+		goto out;
+	}
+	if (err) {
+		mmt_drop_nodes(kept);
+		goto out;
+	}
+	pr_info("memory hotplug: %d node(s) kept running, %d started\n",
+		kept, nr);
+	mmt_mem_nodes = node_states[N_MEMORY];
+	/* the loop restarts in the commit, or here, over every node */
+	if (mmt_ranges_update() || mmt_running_cfg.bandwidth)
+		err = mmt_commit_topology();
+	else if (mmt_running_cfg.controller && mmt_loop_start())
+		pr_err("cannot restart the controller\n");
+out:
+	kfree(ctxs);
+	kfree(plan);
+	return err;
+}
+
+/*
  * Memory was onlined or offlined (mmt_hotplug.c, after the fact).  Asked
  * to run (enabled=Y) but nothing started, for want of a CPU-less node with
- * memory: start.  Running, and the set of nodes with memory changed: start
- * again on the new topology.  Running, and a node's memory ranges changed:
- * every context rebuilt on the new ranges and committed (mmt_commit.c),
- * all or none; a node left with no memory keeps its context until the set
- * of memory nodes says it is gone.
+ * memory: start.  Running, and the set of nodes with memory changed: the
+ * nodes that joined or left, or whose target changed, start or stop; the
+ * others keep running (mmt_retier()); with no lower tier left, everything
+ * stops.  Running, and a node's memory ranges changed: every context
+ * rebuilt on the new ranges and committed (mmt_commit.c), all or none; a
+ * node left with no memory keeps its context until the set of memory nodes
+ * says it is gone.
  */
 void mmt_topology_changed(void)
 {
 	nodemask_t now = node_states[N_MEMORY];
+	int err;
 
 	mutex_lock(&mmt_lock);
 	if (mmt_life != MMT_LIVE || !enabled)
@@ -383,11 +503,19 @@ void mmt_topology_changed(void)
 	if (!mmt_running())
 		goto out;
 	if (!nodes_equal(now, mmt_mem_nodes)) {
-		pr_info("memory hotplug: memory nodes %*pbl, were %*pbl: starting again on the new topology\n",
+		pr_info("memory hotplug: memory nodes %*pbl, were %*pbl\n",
 			nodemask_pr_args(&now),
 			nodemask_pr_args(&mmt_mem_nodes));
-		mmt_teardown();
-		mmt_start();
+		err = mmt_retier();
+		if (err == -ENODEV) {
+			pr_info("memory hotplug: no CPU-less memory node left: stopped\n");
+			mmt_teardown();
+		} else if (err) {
+			pr_warn("memory hotplug: %d; starting again on the new topology\n",
+				err);
+			mmt_teardown();
+			mmt_start();
+		}
 		goto out;
 	}
 	if (mmt_ranges_update())

@@ -81,7 +81,12 @@ struct mmt_node {
 extern struct mutex mmt_lock;
 /* Protects the kdamond-published fields and the knobs of struct mmt_node. */
 extern spinlock_t mmt_stat_lock;
-extern struct mmt_node *mmt_nodes;
+/*
+ * The running nodes, mmt_nr_nodes of them; each its own allocation, which
+ * never moves while its kdamond runs (its report call points at it): a
+ * node that joins or leaves (mmt_retier()) changes only this array.
+ */
+extern struct mmt_node **mmt_nodes;
 extern int mmt_nr_nodes;
 extern struct mmt_cfg mmt_running_cfg;
 

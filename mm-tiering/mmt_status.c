@@ -76,7 +76,7 @@ static int mmt_out_get(char *buf, const struct kernel_param *kp)
 
 	mutex_lock(&mmt_lock);
 	for (i = 0; i < mmt_nr_nodes; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
+		struct mmt_node *n = mmt_nodes[i];
 		long v;
 
 		if (what == MMT_OUT_PIDS) {
@@ -141,7 +141,7 @@ static void mmt_status_write(struct seq_buf *sb)
 		       MMT_EMULATE_TEMPORAL ? "module" : "damon",
 		       MMT_TUNE_INTERVALS ? "module" : "damon");
 	for (i = 0; i < mmt_nr_nodes; i++) {
-		struct mmt_node *n = &mmt_nodes[i];
+		struct mmt_node *n = mmt_nodes[i];
 		unsigned long score;
 
 		spin_lock(&mmt_stat_lock);

@@ -64,7 +64,7 @@ timeout_of() {
 	case $1 in
 	phase) echo 900 ;;
 	tiering|steady|bw) echo 600 ;;
-	control|hotplug*|sockets|nodes8|bw3|offline) echo 400 ;;
+	control|hotplug*|sockets|nodes8|bw3|join|offline) echo 400 ;;
 	shared) echo 900 ;;
 	service) echo 900 ;;
 	postgres) echo $((900 + 240 * ${MMT_SCALE:-1})) ;;
@@ -85,7 +85,7 @@ run_one() {
 	case $s in
 	flat) topo=flat ;;
 	hotplug_new) topo=hotplug_new ;;
-	sockets|nodes8|shared) topo=$s ;;
+	sockets|nodes8|shared|join) topo=$s ;;
 	bw3) topo=nodes8 ;;
 	hotplug*|offline) topo=hotplug ;;
 	selftests) smp=4 ;;
@@ -219,7 +219,7 @@ short_kvers=${MMT_CORE_SHORT_KVERS-}
 SHORT="stock tiering params"
 core_of() { case " $short_kvers " in *" $1 "*) echo "$SHORT" ;; *) echo "$CORE" ;; esac; }
 [ $# -eq 0 ] && set -- stock control tiering params race steady hotplug hotplug_neg \
-	hotplug_new offline nodes8 bw3 flat phase bw selftests postgres service debug core
+	hotplug_new join offline nodes8 bw3 flat phase bw selftests postgres service debug core
 for s in "$@"; do
 	case $s in
 	debug) [ -z "${MMT_NO_DEBUG:-}" ] && debug=y ;;
@@ -228,7 +228,7 @@ for s in "$@"; do
 done
 # With both, these stock-kernel scenarios join the other kernels' core
 # scenarios in the two lanes that run beside the stress suite and the race.
-LANE2=" hotplug_new offline nodes8 bw3 selftests postgres service " lane2=
+LANE2=" hotplug_new join offline nodes8 bw3 selftests postgres service " lane2=
 for s in "$@"; do
 	case $s in
 	debug|core) ;;

@@ -14,7 +14,9 @@
 # has 256 MiB at boot plus a 768 MiB pc-dimm that the guest finds offline
 # (memhp_default_state=offline) and onlines itself while a test runs;
 # MMT_TOPO=hotplug_new: the same without node1's boot memory (node1 has
-# no memory until the guest onlines the DIMM).  MMT_SMP=N gives node0 N
+# no memory until the guest onlines the DIMM).  MMT_TOPO=join: node1 a
+# 512 MiB CPU-less node, node2 a farther one whose only memory is an
+# offline 512 MiB pc-dimm (a node that joins and leaves while node1 runs).  MMT_SMP=N gives node0 N
 # CPUs instead of 2 (the mm migration selftest wants at least 3).
 # MMT_TOPO=sockets: two sockets of a CPU, 1 GiB and a 512 MiB CPU-less node
 # each (nodes 0 and 1 upper, 2 behind 0, 3 behind 1).  MMT_TOPO=nodes8:
@@ -41,6 +43,14 @@ hotplug_new)
 	     -object memory-backend-ram,id=hp0,size=768M
 	     -device pc-dimm,id=dimm0,memdev=hp0,node=1)
 	extra=memhp_default_state=offline node1=
+	;;
+join)
+	mem=(-m 1536M,slots=2,maxmem=4G
+	     -object memory-backend-ram,id=m0,size=1G
+	     -object memory-backend-ram,id=m1,size=512M
+	     -object memory-backend-ram,id=hp0,size=512M
+	     -device pc-dimm,id=dimm0,memdev=hp0,node=2)
+	extra=memhp_default_state=offline
 	;;
 sockets)
 	mem=(-m 3G
@@ -131,6 +141,16 @@ elif [ "${MMT_TOPO:-}" = nodes8 ]; then
 				$((72 / (r + 1) / (far + 1)))))
 		done
 	done
+elif [ "${MMT_TOPO:-}" = join ]; then
+	# node0 the DRAM, node1 a CPU-less node with memory at boot, node2 a
+	# farther CPU-less node whose only memory is the offline pc-dimm
+	numa=(-machine pc,hmat=on -smp 2
+	      -numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0
+	      -numa node,nodeid=1,memdev=m1,initiator=0
+	      -numa node,nodeid=2,initiator=0
+	      -numa dist,src=0,dst=1,val=17 -numa dist,src=0,dst=2,val=28
+	      -numa dist,src=1,dst=2,val=28
+	      $(hmat_lb 0 0 80 72; hmat_lb 0 1 130 40; hmat_lb 0 2 250 26))
 elif [ "${MMT_TOPO:-}" = flat ]; then
 	# one socket per node, or the kernel warns that CPUs sharing a cache
 	# sit on different nodes
