@@ -3,9 +3,9 @@
 # target shares, from HMAT's read bandwidth by default (72:26 GB/s).  A
 # 400 MiB hot set starts on node1 with node0 mostly free.  Negative control
 # first: capacity mode (the default) puts nearly all of it on node0.  Then
-# mode=bandwidth: the share of hot pages on node0 (counted by move_pages)
-# must settle within +-3 % of the target; then an override of the share,
-# committed online, must be followed.
+# mode=bandwidth, committed online: the share of hot pages on node0
+# (counted by move_pages) must settle within +-3 % of the target; then an
+# override of the share, committed online, must be followed.
 . /mmt/lib.sh
 plan 8
 quiet_neighbours
@@ -23,7 +23,6 @@ within() { echo "$1" | awk -v t="$2" -v d="$3" '{ if (!NF) exit 1
 # negative control: capacity mode, same workload
 modprobe mm_tiering enabled=Y
 tierload -H 400 -C 0 -t 40 > /tmp/cap.log
-rmmod mm_tiering
 cap=$(share /tmp/cap.log 5)
 within "$cap" 9750 250
 check bw_control_capacity_fills $? "capacity mode: node0 share of the hot set, last 5 s: $cap bp"
@@ -32,7 +31,11 @@ check bw_control_capacity_fills $? "capacity mode: node0 share of the hot set, l
 I=access0/initiators/read_bandwidth
 b0=$(cat /sys/devices/system/node/node0/$I); b1=$(cat /sys/devices/system/node/node1/$I)
 want=$((10000 * b0 / (b0 + b1)))
-modprobe mm_tiering enabled=Y mode=bandwidth
+# switched online, so that the distribution schemes and their goals reach
+# the running context through damon_commit_ctx(): each node_eligible_mem_bp
+# goal must keep its node id there (the shares below are measured on both
+# nodes only if it does)
+echo bandwidth > $P/mode && echo Y > $P/commit_inputs
 sleep 2
 tgt=$(status_kv 'pair=0 mode=bandwidth' share_target)
 [ -n "$tgt" ] && [ "$tgt" -ge "$want" ] && [ "$tgt" -le $((want + 1)) ]
