@@ -16,7 +16,9 @@
 # MMT_TOPO=hotplug_new: the same without node1's boot memory (node1 has
 # no memory until the guest onlines the DIMM).  MMT_TOPO=join: node1 a
 # 512 MiB CPU-less node, node2 a farther one whose only memory is an
-# offline 512 MiB pc-dimm (a node that joins and leaves while node1 runs).  MMT_SMP=N gives node0 N
+# offline 512 MiB pc-dimm (a node that joins and leaves while node1 runs),
+# then a 256 MiB pc-dimm of node1's above node2's: node1's span holds the
+# PCI hole and all of node2.  MMT_SMP=N gives node0 N
 # CPUs instead of 2 (the mm migration selftest wants at least 3).
 # MMT_TOPO=sockets: two sockets of a CPU, 1 GiB and a 512 MiB CPU-less node
 # each (nodes 0 and 1 upper, 2 behind 0, 3 behind 1).  MMT_TOPO=nodes8:
@@ -49,7 +51,9 @@ join)
 	     -object memory-backend-ram,id=m0,size=1G
 	     -object memory-backend-ram,id=m1,size=512M
 	     -object memory-backend-ram,id=hp0,size=512M
-	     -device pc-dimm,id=dimm0,memdev=hp0,node=2)
+	     -device pc-dimm,id=dimm0,memdev=hp0,node=2
+	     -object memory-backend-ram,id=hp1,size=256M
+	     -device pc-dimm,id=dimm1,memdev=hp1,node=1)
 	extra=memhp_default_state=offline
 	;;
 sockets)

@@ -8,11 +8,14 @@
 # Negative control first: a hot set on node2 for 15 s with the module not
 # enabled stays there; after node2 rejoined, the same hot set reaches
 # node0.  Then bandwidth mode, committed online: refused from HMAT (node2's
-# bandwidth was not there at load), applied with upper_share_bp.
+# bandwidth was not there at load), applied with upper_share_bp.  node1
+# also has a 256 MiB DIMM above node2's: its span interleaves with node2's
+# memory and holds the PCI hole; the contexts' ranges must be the nodes'
+# online blocks (issue 12, scenario 5).
 . /mmt/lib.sh
 HOT_MB=${HOT_MB:-100}
 BOUND_S=${BOUND_S:-60}
-plan 10
+plan 11
 quiet_neighbours
 
 # loaded first, not enabled: node2's memory arrives after the load (its
@@ -21,6 +24,9 @@ modprobe mm_tiering
 blocks=$(offline_blocks 2)
 nb=$(echo $blocks | wc -w)
 on=$(set_blocks online_movable $blocks)
+# node1's own DIMM, above node2's
+b1=$(offline_blocks 1)
+on1=$(set_blocks online_movable $b1)
 
 # hot_pct LOG: the hot pages on node0 in the last sample, in % of the hot set
 hot_pct() {
@@ -41,6 +47,18 @@ p0=$(pid_of 0) p1=$(pid_of 1) p2=$(pid_of 2)
 [ $rc -eq 0 ] && [ -n "$p0" ] && [ -n "$p1" ] && [ -n "$p2" ] &&
 	[ "$(kdamonds | wc -l)" -eq 3 ]
 check three_nodes_tiered $? "rc=$rc; kdamonds: node0 $p0, node1 $p1, node2 $p2 ($(kdamonds | wc -l) in all)"
+
+# each context monitors its node's online memory blocks, not its span:
+# node1's span holds the PCI hole and all of node2's DIMM (the negative
+# control: what a span-based context, as before 748734c, monitored)
+r1=$(dmesg | sed -n 's/.*mm_tiering: node 1: monitoring//p' | tail -1)
+r2=$(dmesg | sed -n 's/.*mm_tiering: node 2: monitoring//p' | tail -1)
+w1=$(blocks_ranges 1) w2=$(blocks_ranges 2) sp1=$(node_span 1)
+lo=${sp1#[} lo=${lo%%,*} hi=${sp1#*, } hi=${hi%)}
+s2=$(echo "$w2" | sed 's/^ \[\(0x[0-9a-f]*\),.*/\1/')
+[ "$on1" -ge 1 ] && [ -n "$r1" ] && [ "$r1" = "$w1" ] && [ "$r2" = "$w2" ] &&
+	[ $((s2)) -ge $((lo)) ] && [ $((s2)) -lt $((hi)) ]
+check ranges_online_memory_not_span $? "node1 monitors$r1 (its online blocks:$w1; its span $sp1 holds node2's memory and the PCI hole); node2 monitors$r2 (blocks:$w2)"
 
 # node2 leaves
 off=$(set_blocks offline $blocks)

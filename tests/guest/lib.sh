@@ -75,6 +75,38 @@ offline_blocks() {
 	done
 }
 
+# blocks_ranges NID: the node's online memory blocks as address ranges,
+# contiguous ones merged, in the module's log format " [0x.., 0x..)"
+blocks_ranges() {
+	bs=$((0x$(cat /sys/devices/system/memory/block_size_bytes)))
+	s= e=
+	for id in $(for b in /sys/devices/system/node/node$1/memory[0-9]*; do
+			[ "$(cat "$b/state")" = online ] && echo "${b##*memory}"
+		done | sort -n); do
+		if [ -n "$e" ] && [ $((id * bs)) -eq "$e" ]; then
+			e=$(((id + 1) * bs))
+			continue
+		fi
+		[ -n "$e" ] && printf ' [%#x, %#x)' "$s" "$e"
+		s=$((id * bs)) e=$(((id + 1) * bs))
+	done
+	[ -n "$e" ] && printf ' [%#x, %#x)' "$s" "$e"
+	echo
+}
+
+# node_span NID: [first, last) address of the node's populated zones, as
+# /proc/zoneinfo gives them (start_pfn, spanned)
+node_span() {
+	awk -v n="Node $1," '$0 ~ /^Node/ { on = index($0, n) == 1 }
+		on && $1 == "spanned" { sp = $2 }
+		on && $1 == "start_pfn:" && sp > 0 { if (lo == "" || $2 < lo) lo = $2
+			if ($2 + sp > hi) hi = $2 + sp }
+		END { print lo, hi }' /proc/zoneinfo | {
+		read -r lo hi
+		printf '[%#x, %#x)\n' $((lo * 4096)) $((hi * 4096))
+	}
+}
+
 # set_blocks online_movable|offline BLOCK...: write the state of each block,
 # wait 3 s (the module acts 1 s after the last event), print how many are
 # then in that state
