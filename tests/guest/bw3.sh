@@ -12,7 +12,7 @@
 . /mmt/lib.sh
 HOT_MB=${HOT_MB:-160}
 RUN_S=${RUN_S:-150}
-plan 8
+plan 7
 quiet_neighbours
 on_socket 0
 
