@@ -61,11 +61,19 @@ window() {
 window N 0
 wait
 rmmod mm_tiering
-window Y 40
+window Y 60
 pids=$(cat $P/kdamond_pids)
 info "after the window: $(grep '^pair' $P/status)"
+# backed off at the window's end, or back within 20 s: a wake (demand from
+# a region of the lower node seen accessed once, which counts the region's
+# bytes) that finds nothing to move backs off again after idle periods
+# (10 of 1 s); the readings in the window say how long it stayed backed off
+i=0
+while ! grep -q '^pair=0 .* backoff=1 ' $P/status && [ $i -lt 20 ]; do
+	sleep 1; i=$((i + 1))
+done
 grep -q '^pair=0 .* backoff=1 ' $P/status
-check steady_backoff $? "$(grep '^pair' $P/status | sed 's/.*\(level=\)/\1/')"
+check steady_backoff $? "backed off in $(cat /tmp/Y.bn) of $((WINDOW / 5)) readings of the window, $i s after it: $(grep '^pair' $P/status | sed 's/.*\(level=\)/\1/')"
 
 # a restart of the loop (every commit restarts it) after minutes of running:
 # its first period must count that period's traffic, not everything moved
