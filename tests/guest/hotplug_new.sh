@@ -31,13 +31,7 @@ check started_when_memory_came $? "$on of $nb blocks online; enabled=$(cat $P/en
 # on memory arrival, with room to promote into.
 tierload -H "$HOT_MB" -C 256 -t 75 > /tmp/load.log
 tail -n 3 /tmp/load.log
-awk -v b="$BOUND_S" '
-	/tierload setup/ { split($3, a, "="); hot = a[2] }
-	/tierload t=/ { split($2, t, "="); split($3, u, "=");
-		if (!done && u[2] * 100 >= 90 * hot) { done = 1; at = t[2] } }
-	END { if (done && at <= b * 1000) { print "90% of", hot, "hot pages on node0 after", at, "ms"; exit 0 }
-		print "90% of hot set not on node0 within", b, "s (reached:", done ? at " ms" : "never", ")"; exit 1 }' \
-	/tmp/load.log > /tmp/r1
+hot_within /tmp/load.log "$BOUND_S" > /tmp/r1
 check hot_promoted_within_60s $? "$(cat /tmp/r1)"
 grep -q 'tierload verify .* bad_pages=0 ' /tmp/load.log
 check data_intact $? "$(grep 'tierload verify' /tmp/load.log)"

@@ -80,13 +80,7 @@ check join_starts_only_that_node $? "$on of $nb blocks online; kdamonds now node
 
 # and tiers it: the control's hot set, on node2 again, reaches node0
 tierload -u 0 -l 2 -H "$HOT_MB" -C 0 -t 75 > /tmp/load.log
-awk -v b="$BOUND_S" '
-	/tierload setup/ { split($3, a, "="); hot = a[2] }
-	/tierload t=/ { split($2, t, "="); split($3, u, "=");
-		if (!done && u[2] * 100 >= 90 * hot) { done = 1; at = t[2] } }
-	END { if (done && at <= b * 1000) { print "90% of", hot, "hot pages on node0 after", at, "ms"; exit 0 }
-		print "90% of the hot set not on node0 within", b, "s (reached:", done ? at " ms" : "never", ")"; exit 1 }' \
-	/tmp/load.log > /tmp/r1
+hot_within /tmp/load.log "$BOUND_S" > /tmp/r1
 check joined_node_promotes $? "$(cat /tmp/r1)"
 grep -q 'tierload verify .* bad_pages=0 ' /tmp/load.log &&
 	grep -q 'tierload verify .* bad_pages=0 ' /tmp/ctl.log

@@ -122,6 +122,18 @@ set_blocks() {
 
 # dmesg_clean: no kernel report; the OOM killer's and an allocation
 # failure's first line come before their Call Trace, and name the cause
+# hot_within LOG BOUND_S [OFF_MS [NODE]]: whether 90 % of tierload's hot set
+# was on the upper node (NODE, 0 by default: named in the message) within
+# BOUND_S s of the timed run's start, or of OFF_MS into it; prints when
+hot_within() {
+	awk -v b="$2" -v off="${3:-0}" -v nd="${4:-0}" '
+		/tierload setup/ { split($3, a, "="); hot = a[2] }
+		/tierload t=/ { split($2, t, "="); split($3, u, "=")
+			if (t[2] >= off && !done && u[2] * 100 >= 90 * hot) { done = 1; at = t[2] - off } }
+		END { if (done && at <= b * 1000) { print "90% of", hot, "hot pages on node" nd, "after", at, "ms"; exit 0 }
+			print "90% of the hot set not on node" nd, "within", b, "s (reached:", done ? at " ms" : "never", ")"; exit 1 }' "$1"
+}
+
 dmesg_clean() {
 	! dmesg | grep -E 'WARNING|BUG|Oops|Call Trace|general protection|invoked oom-killer|page allocation failure|blocked for more than'
 }

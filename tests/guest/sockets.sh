@@ -63,13 +63,7 @@ off_ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d\n", (b - a) * 1000 }')
 wait_line 'tierload verify' /tmp/s0.log 200
 wait_line 'tierload verify' /tmp/s1.log 60
 for s in 0 1; do
-	awk -v b="$BOUND_S" -v off="$off_ms" -v s=$s '
-		/tierload setup/ { split($3, a, "="); hot = a[2] }
-		/tierload t=/ { split($2, t, "="); split($3, u, "=");
-			if (t[2] > off && !done && u[2] * 100 >= 90 * hot) { done = 1; at = t[2] - off } }
-		END { if (done && at <= b * 1000) { print "90% of", hot, "hot pages on node" s, at, "ms after the enable"; exit 0 }
-			print "90% of the hot set not on node" s, "within", b, "s (reached:", done ? at " ms" : "never", ")"; exit 1 }' \
-		/tmp/s$s.log > /tmp/r$s
+	hot_within /tmp/s$s.log "$BOUND_S" "$off_ms" $s > /tmp/r$s
 	check "socket${s}_hot_on_own_dram" $? "$(cat /tmp/r$s); last: $(grep 'tierload t=' /tmp/s$s.log | tail -1 | cut -d' ' -f2-7)"
 	# nodes= gives the pages of both sets on each node, every sample
 	eval f=\$FOREIGN$s

@@ -41,12 +41,7 @@ wait $load
 cat /tmp/load.log | tail -n +2
 
 # 1. >= 90 % of the hot set on node0 within BOUND_S seconds
-awk -v b="$BOUND_S" '
-	/tierload setup/ { split($3, a, "="); hot = a[2] }
-	/tierload t=/ { split($2, t, "="); split($3, u, "=");
-		if (!done && u[2] * 100 >= 90 * hot) { done = 1; at = t[2] } }
-	END { if (done && at <= b * 1000) { print "90% of", hot, "hot pages on node0 after", at, "ms"; exit 0 }
-		print "90% of hot set not on node0 within", b, "s (reached:", done ? at " ms" : "never", ")"; exit 1 }' /tmp/load.log > /tmp/r1
+hot_within /tmp/load.log "$BOUND_S" > /tmp/r1
 check hot_promoted $? "$(cat /tmp/r1)"
 
 # 2. node0's free memory at its effective free goal, within tolerance: at or
