@@ -126,6 +126,36 @@ static void mmt_drop_nodes(int first)
 	mmt_nr_nodes = first;
 }
 
+/*
+ * Keep at the front of mmt_nodes the nodes whose tier and target in @plan
+ * are the ones they run with; stop and free the others.  mmt_lock held,
+ * the loop stopped.  Return: how many are kept.
+ */
+static int mmt_keep_planned(const struct mmt_plan *plan)
+{
+	int i, kept = 0;
+
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = mmt_nodes[i];
+
+		if (plan->target[n->nid] == n->target &&
+		    plan->tier[n->nid] == n->tier) {
+			mmt_nodes[kept++] = n;
+			continue;
+		}
+		pr_info("memory hotplug: node %d stops (it ran as %s tier to node %d)\n",
+			n->nid, n->tier == MMT_TIER_UPPER ? "upper" : "lower",
+			n->target);
+		mmt_call(damon_stop)(&n->ctx, 1);
+		mmt_call(damon_destroy_ctx)(n->ctx);
+		kfree(n);
+	}
+	for (i = kept; i < mmt_nr_nodes; i++)
+		mmt_nodes[i] = NULL;
+	mmt_nr_nodes = kept;
+	return kept;
+}
+
 /* Stop every context and free everything; mmt_lock held. */
 static void mmt_teardown(void)
 {
@@ -405,7 +435,7 @@ static bool mmt_ranges_update(void)
 static int mmt_retier(void)
 {
 	struct damon_ctx **ctxs = NULL;
-	int i, kept = 0, nr = 0, err;
+	int kept, nr = 0, err;
 	struct mmt_plan *plan;
 
 	plan = kzalloc_obj(*plan);
@@ -422,43 +452,24 @@ static int mmt_retier(void)
 	if (err)
 		goto out;
 	mmt_loop_stop();
-	for (i = 0; i < mmt_nr_nodes; i++) {
-		struct mmt_node *n = mmt_nodes[i];
-
-		if (plan->target[n->nid] == n->target &&
-		    plan->tier[n->nid] == n->tier) {
-			mmt_nodes[kept++] = n;
-			continue;
-		}
-		pr_info("memory hotplug: node %d stops (it ran as %s tier to node %d)\n",
-			n->nid, n->tier == MMT_TIER_UPPER ? "upper" : "lower",
-			n->target);
-		mmt_call(damon_stop)(&n->ctx, 1);
-		mmt_call(damon_destroy_ctx)(n->ctx);
-		kfree(n);
-	}
-	for (i = kept; i < mmt_nr_nodes; i++)
-		mmt_nodes[i] = NULL;
-	mmt_nr_nodes = kept;
+	kept = mmt_keep_planned(plan);
 	err = mmt_build_nodes(plan, &mmt_running_cfg, ctxs, &nr);
 	if (!err && nr)
 		err = mmt_start_nodes(ctxs, nr, kept);
-	if (err && kept) {
+	if (err) {
+		mmt_drop_nodes(kept);
+		if (!kept)
+			goto out;
 		/*
 		 * e.g. bandwidth mode and a node whose memory, and so its HMAT
 		 * bandwidth, came after the load: the others go on, and the
 		 * next memory event tries again (mmt_mem_nodes kept)
 		 */
-		mmt_drop_nodes(kept);
 		pr_warn("memory hotplug: the new nodes not started (%d); %d node(s) keep running\n",
 			err, kept);
 		if (mmt_running_cfg.controller && mmt_loop_start())
 			pr_err("cannot restart the controller\n");
 		err = 0;
-		goto out;
-	}
-	if (err) {
-		mmt_drop_nodes(kept);
 		goto out;
 	}
 	pr_info("memory hotplug: %d node(s) kept running, %d started\n",
