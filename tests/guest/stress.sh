@@ -19,7 +19,8 @@
 #   6. a kdamond that stops by itself at start-up (failslab aimed at
 #      kdamond_fn by its stack-trace filter): enabled reads N, status says
 #      which node and why, enabled=Y restarts every node.
-# mmt.scale=N on the kernel command line multiplies the counts.
+# mmt.scale=N on the kernel command line multiplies the counts; mmt.cycles=N
+# sets the first one's.
 . /mmt/lib.sh
 plan 13
 quiet_neighbours
@@ -48,7 +49,9 @@ reader() {
 }
 reader 2>/dev/null & r1=$!
 reader 2>/dev/null & r2=$!
-cycles=$((30 * scale)) i=0 bad=0
+# mmt.cycles=N sets this count alone (1000: issue 10's long run)
+cycles=$(cmdline_arg cycles)
+cycles=${cycles:-$((30 * scale))} i=0 bad=0
 while [ $i -lt $cycles ]; do
 	i=$((i + 1))
 	echo N > $P/enabled || bad=$((bad + 1))
