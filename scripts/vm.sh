@@ -23,7 +23,9 @@
 # MMT_TOPO=sockets: two sockets of a CPU, 1 GiB and a 512 MiB CPU-less node
 # each (nodes 0 and 1 upper, 2 behind 0, 3 behind 1).  MMT_TOPO=nodes8:
 # the same two sockets with three 256 MiB CPU-less nodes each, at three
-# distances (2-4 behind node0, 5-7 behind node1).  MMT_DISK=disk.img: the
+# distances (2-4 behind node0, 5-7 behind node1).  MMT_TOPO=nodes24: node0
+# with both CPUs and 1 GiB, 23 CPU-less nodes of 128 MiB (a memory block
+# each) behind it, each a step farther.  MMT_DISK=disk.img: the
 # Debian guest of scripts/debian-guest.sh (its kernel, initramfs and root
 # disk, written to a snapshot that the boot throws away; systemd runs the
 # script, and the guest may reboot: it ends by powering off).
@@ -75,6 +77,12 @@ nodes8)
 	     -object memory-backend-ram,id=m1,size=1G)
 	for n in 2 3 4 5 6 7; do
 		mem+=(-object "memory-backend-ram,id=m$n,size=256M")
+	done
+	;;
+nodes24)
+	mem=(-m 3968M -object memory-backend-ram,id=m0,size=1G)
+	for n in $(seq 1 23); do
+		mem+=(-object "memory-backend-ram,id=m$n,size=128M")
 	done
 	;;
 hotplug)
@@ -144,6 +152,28 @@ elif [ "${MMT_TOPO:-}" = nodes8 ]; then
 			numa+=($(hmat_lb $i $n $((80 + 70 * r + 50 * far)) \
 				$((72 / (r + 1) / (far + 1)))))
 		done
+	done
+elif [ "${MMT_TOPO:-}" = nodes24 ]; then
+	# node0 the DRAM with both CPUs; nodes 1-23 CPU-less, node n at SLIT
+	# distance 20 + n from node0 and 30 + |a - b| from each other, all
+	# alike in HMAT (250 ns, 26 GB/s from node0)
+	numa=(-machine pc,hmat=on -smp 2
+	      -numa node,nodeid=0,cpus=0-1,memdev=m0,initiator=0)
+	for n in $(seq 1 23); do
+		numa+=(-numa "node,nodeid=$n,memdev=m$n,initiator=0")
+	done
+	for a in $(seq 0 23); do
+		for b in $(seq $((a + 1)) 23); do
+			d=$((30 + b - a)); [ $a -eq 0 ] && d=$((20 + b))
+			numa+=(-numa "dist,src=$a,dst=$b,val=$d")
+		done
+	done
+	for n in $(seq 0 23); do
+		if [ $n -eq 0 ]; then
+			numa+=($(hmat_lb 0 0 80 72))
+		else
+			numa+=($(hmat_lb 0 $n 250 26))
+		fi
 	done
 elif [ "${MMT_TOPO:-}" = join ]; then
 	# node0 the DRAM, node1 a CPU-less node with memory at boot, node2 a
