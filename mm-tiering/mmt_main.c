@@ -106,6 +106,13 @@ bool mmt_running(void)
 	return all;
 }
 
+/* Free a node whose context is stopped. */
+static void mmt_free_node(struct mmt_node *n)
+{
+	mmt_call(damon_destroy_ctx)(n->ctx);
+	kfree(n);
+}
+
 /*
  * Stop the contexts of mmt_nodes[@first..] and free those nodes; mmt_lock
  * held, the loop stopped.  Each node is its own allocation, so the kdamonds
@@ -119,8 +126,7 @@ static void mmt_drop_nodes(int first)
 	for (i = first; i < mmt_nr_nodes; i++)
 		mmt_call(damon_stop)(&mmt_nodes[i]->ctx, 1);
 	for (i = first; i < mmt_nr_nodes; i++) {
-		mmt_call(damon_destroy_ctx)(mmt_nodes[i]->ctx);
-		kfree(mmt_nodes[i]);
+		mmt_free_node(mmt_nodes[i]);
 		mmt_nodes[i] = NULL;
 	}
 	mmt_nr_nodes = first;
@@ -147,8 +153,7 @@ static int mmt_keep_planned(const struct mmt_plan *plan)
 			n->nid, n->tier == MMT_TIER_UPPER ? "upper" : "lower",
 			n->target);
 		mmt_call(damon_stop)(&n->ctx, 1);
-		mmt_call(damon_destroy_ctx)(n->ctx);
-		kfree(n);
+		mmt_free_node(n);
 	}
 	for (i = kept; i < mmt_nr_nodes; i++)
 		mmt_nodes[i] = NULL;
