@@ -168,12 +168,9 @@ elif [ "${MMT_TOPO:-}" = nodes24 ]; then
 			numa+=(-numa "dist,src=$a,dst=$b,val=$d")
 		done
 	done
-	for n in $(seq 0 23); do
-		if [ $n -eq 0 ]; then
-			numa+=($(hmat_lb 0 0 80 72))
-		else
-			numa+=($(hmat_lb 0 $n 250 26))
-		fi
+	numa+=($(hmat_lb 0 0 80 72))
+	for n in $(seq 1 23); do
+		numa+=($(hmat_lb 0 $n 250 26))
 	done
 elif [ "${MMT_TOPO:-}" = join ]; then
 	# node0 the DRAM, node1 a CPU-less node with memory at boot, node2 a

@@ -120,8 +120,6 @@ set_blocks() {
 		grep -c "^${st%_movable}\$"
 }
 
-# dmesg_clean: no kernel report; the OOM killer's and an allocation
-# failure's first line come before their Call Trace, and name the cause
 # hot_within LOG BOUND_S [OFF_MS [NODE]]: whether 90 % of tierload's hot set
 # was on the upper node (NODE, 0 by default: named in the message) within
 # BOUND_S s of the timed run's start, or of OFF_MS into it; prints when
@@ -134,6 +132,8 @@ hot_within() {
 			print "90% of the hot set not on node" nd, "within", b, "s (reached:", done ? at " ms" : "never", ")"; exit 1 }' "$1"
 }
 
+# dmesg_clean: no kernel report; the OOM killer's and an allocation
+# failure's first line come before their Call Trace, and name the cause
 dmesg_clean() {
 	! dmesg | grep -E 'WARNING|BUG|Oops|Call Trace|general protection|invoked oom-killer|page allocation failure|blocked for more than'
 }

@@ -52,16 +52,13 @@ while [ $i -lt 60 ]; do
 	fi
 	sleep 1; i=$((i + 1))
 done
-smin=$(awk '/^node=/ { for (f = 1; f <= NF; f++) { split($f, kv, "=")
-	if (kv[1] == "sample_us" && (m == "" || kv[2] < m)) m = kv[2] } }
-	END { print m + 0 }' $ST)
-smax=$(awk '/^node=/ { for (f = 1; f <= NF; f++) { split($f, kv, "=")
-	if (kv[1] == "sample_us" && kv[2] > m) m = kv[2] } }
-	END { print m + 0 }' $ST)
-# what waiting for each node in turn would take: the sum of their intervals
-ssum=$(awk '/^node=/ { for (f = 1; f <= NF; f++) { split($f, kv, "=")
-	if (kv[1] == "sample_us") m += kv[2] } }
-	END { print m + 0 }' $ST)
+# the nodes' sampling intervals: shortest, longest, and their sum (what
+# waiting for each node in turn would take)
+set -- $(awk '/^node=/ { for (f = 1; f <= NF; f++) { split($f, kv, "=")
+	if (kv[1] != "sample_us") continue
+	v = kv[2]; s += v; if (n++ == 0 || v < lo) lo = v; if (v > hi) hi = v } }
+	END { print lo + 0, hi + 0, s + 0 }' $ST)
+smin=$1 smax=$2 ssum=$3
 info "after $i s: $(grep '^pair=' $ST | cut -c1-120); sample_us $smin..$smax ($(grep -c '^node=' $ST) nodes read)"
 pids=$(cat $P/kdamond_pids)
 # three commits: the same inputs, a new free goal, the default back
