@@ -11,6 +11,9 @@ latencies); oracle = the best share the upper node's room allows; t90 = first
 second the share reaches 90 % of the oracle's (per phase for phase);
 migrated = pgmigrate_success delta, against the minimum an oracle moves;
 moved>=2 = pages seen on a new node twice or more, over pages seen moving.
+perturb: migrated counts what the policy moved (the perturbation's own
+move_pages(2) subtracted); t90 is per perturbation.  A workload named
+WORKLOAD_thp is WORKLOAD on transparent huge pages.
 """
 import argparse
 import csv
@@ -18,6 +21,7 @@ import os
 import re
 import statistics
 import sys
+import textwrap
 
 LAT_UP, LAT_LOW = 80.0, 250.0
 ORDER = ["none", "debian", "numab2", "recipe", "mmt", "mmt_static", "oracle"]
@@ -37,13 +41,15 @@ def kv(line):
 
 
 def parse(path):
-    run = {"samples": [], "errors": []}
+    run = {"samples": [], "errors": [], "perturb": []}
     for line in open(path, errors="replace"):
         line = line.strip()
         if line.startswith("tierload setup"):
             run["setup"] = kv(line)
         elif line.startswith("tierload oracle_bp"):
             run["oracle"] = kv(line)
+        elif line.startswith("tierload perturb"):
+            run["perturb"].append(kv(line))
         elif line.startswith("tierload t="):
             run["samples"].append(kv(line))
         elif line.startswith("BENCH-RESULT"):
@@ -60,17 +66,36 @@ def amat(share_bp):
     return s * LAT_UP + (1 - s) * LAT_LOW
 
 
+def base(wl):
+    """The workload without its _thp suffix."""
+    return wl[:-4] if wl.endswith("_thp") else wl
+
+
+def forced_pages(run):
+    """Pages the perturbation itself moved (both ways)."""
+    return sum(int(p["down"]) + int(p["up"]) for p in run["perturb"])
+
+
 def min_bytes(wl, run):
     st, orc = run["setup"], run["oracle"]
     hot = int(st["hot_pages"])
     room = max(0, (int(st["up_free_mb"]) - 20) * 256)
     low = int(orc.get("oracle_low_pages", hot))
     first = low + max(0, low - room)
-    if wl in ("phase", "tail"):
+    if base(wl) in ("phase", "tail"):
         # the last sample lands exactly on the end: it starts no phase
         phases = 1 + max(int(s.get("phase", 0)) for s in run["samples"][:-1])
         return 4096 * (first + 2 * hot * (phases - 1))
-    return 4096 * first
+    # each perturbation: promote the hot pages forced down, demote as many
+    # cold pages (those forced up) to make their room
+    return 4096 * (first + 2 * sum(int(p["down"]) for p in run["perturb"]))
+
+
+def phase_ms(wl, run, secs):
+    ms = int(run["setup"].get("phase_ms", 0))
+    if not ms and base(wl) in ("phase", "tail"):
+        ms = secs * 500
+    return ms
 
 
 def t90(wl, run, secs):
@@ -80,10 +105,11 @@ def t90(wl, run, secs):
         ph = int(s.get("phase", 0))
         if ph not in out and int(s["upshare_bp"]) * 10 >= 9 * orc:
             out[ph] = int(s["t"]) / 1000.0
-    if wl in ("phase", "tail"):
-        half = secs / 2.0
-        return [round(out[p] - p * half, 1) if p in out else None
-                for p in range(2)]
+    ms = phase_ms(wl, run, secs)
+    if ms:
+        n = 1 + max(int(s.get("phase", 0)) for s in run["samples"][:-1])
+        return [round(out[p] - p * ms / 1000.0, 1) if p in out else None
+                for p in range(n)]
     return [round(out[0], 1) if 0 in out else None]
 
 
@@ -125,10 +151,15 @@ def main():
             "policy": pol, "workload": wl, "repeat": rep,
             "share_bp": statistics.mean(shares),
             "oracle_bp": int(run["oracle"]["oracle_bp"]),
-            "migrated": int(run["res"]["migrated_bytes"]),
+            "migrated": int(run["res"]["migrated_bytes"]) -
+                        4096 * forced_pages(run),
             "min_bytes": min_bytes(wl, run),
             "moved2_pct": 100.0 * int(last["moved2"]) / max(1, int(last["moved"])),
             "kdamond_ms": int(run["res"]["kdamond_cpu_ms"]),
+            "checks": int(run["res"].get("checks_per_s", 0)),
+            "ctl_ns": int(run["res"].get("ctl_ns", 0)),
+            "ctl_steps": int(run["res"].get("ctl_steps", 0)),
+            "thp_kb": int(run["setup"].get("thp_kb", 0)),
             "t90": t90(wl, run, secs),
             "intact": run["bad"] is not None and run["bad"].group(1) == "0",
         }
@@ -145,7 +176,7 @@ def main():
         w.writerows(samples_rows)
     keys = ["policy", "workload", "repeat", "share_bp", "oracle_bp", "amat",
             "amat_ratio", "t90", "migrated", "min_bytes", "moved2_pct",
-            "kdamond_ms", "intact"]
+            "kdamond_ms", "checks", "ctl_ns", "ctl_steps", "thp_kb", "intact"]
     with open(os.path.join(a.out, "runs.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(keys)
@@ -159,23 +190,33 @@ def main():
              "share: accesses served by node0, mean over the run.  AMAT "
              "modeled from the HMAT latencies.  t90: seconds to 90 % of the "
              "oracle's share (per phase for phase).  Migrated: "
-             "pgmigrate_success, against the least an oracle moves.", ""]
+             "pgmigrate_success, against the least an oracle moves.  "
+             "Checks/s: DAMON region access checks per second (mm_tiering's "
+             "policies).  Controller: the control steps' own time in the "
+             "run, in ms, and per step in us (measured in the module).", ""]
     for wl in workloads:
         lines += [f"## {wl}", "",
                   "| policy | upper share % | AMAT ns | AMAT/oracle | t90 s "
                   "| migrated MB (oracle min) | moved >=2 % | kdamond CPU s "
-                  "| data |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+                  "| checks/s | controller ms (us/step) | data |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|"]
         orc = None
         for pol in ORDER:
             rs = cells.get((wl, pol))
             if not rs:
                 continue
             orc = rs[0]["oracle_bp"]
-            nt = len(rs[0]["t90"])
-            t90s = " / ".join(fmt([r["t90"][i] for r in rs], "{:.0f}")
+            nt = max(len(r["t90"]) for r in rs)
+            t90s = " / ".join(fmt([r["t90"][i] if i < len(r["t90"]) else None
+                                   for r in rs], "{:.0f}")
                               for i in range(nt))
-            lines.append("| {} | {} | {} | {} | {} | {} ({:.0f}) | {} | {} | {} |".format(
+            ctl = "-"
+            if any(r["ctl_steps"] for r in rs):
+                ctl = "{} ({})".format(
+                    fmt([r["ctl_ns"] / 1e6 for r in rs], "{:.1f}"),
+                    fmt([r["ctl_ns"] / 1e3 / max(1, r["ctl_steps"])
+                         for r in rs], "{:.0f}"))
+            lines.append("| {} | {} | {} | {} | {} | {} ({:.0f}) | {} | {} | {} | {} | {} |".format(
                 NAMES[pol], fmt([r["share_bp"] / 100 for r in rs], "{:.1f}"),
                 fmt([r["amat"] for r in rs]),
                 fmt([r["amat_ratio"] for r in rs], "{:.2f}"), t90s,
@@ -183,9 +224,11 @@ def main():
                 statistics.median(r["min_bytes"] for r in rs) / 2**20,
                 fmt([r["moved2_pct"] for r in rs], "{:.1f}"),
                 fmt([r["kdamond_ms"] / 1000 for r in rs], "{:.1f}"),
+                fmt([r["checks"] for r in rs]) if any(r["checks"] for r in rs)
+                else "-", ctl,
                 "intact" if all(r["intact"] for r in rs) else "CORRUPT"))
         if orc is not None:
-            lines.append("| {} | {:.1f} | {:.0f} | 1.00 | - | - | - | - | - |".format(
+            lines.append("| {} | {:.1f} | {:.0f} | 1.00 | - | - | - | - | - | - | - |".format(
                 NAMES["oracle"], orc / 100, amat(orc)))
         lines.append("")
     with open(os.path.join(a.out, "report.md"), "w") as f:
@@ -214,8 +257,13 @@ def main():
         ax.grid(alpha=0.3)
     axes[-1, 0].set_xlabel("seconds after start")
     axes[0, 0].legend(fontsize=7, loc="lower right")
-    fig.suptitle(a.conditions, fontsize=7)
-    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    # the conditions wrapped, so that no end of them is cut off
+    title = textwrap.fill(a.conditions, 110)
+    nl = title.count("\n") + 1
+    fig.suptitle(title, fontsize=7)
+    # about 0.14 in a line of 7 pt text, on a figure 3.2 in a workload high
+    fig.tight_layout(rect=(0, 0, 1, 1 - (0.14 * nl + 0.1) /
+                           (3.2 * len(workloads))))
     fig.savefig(os.path.join(a.out, "share.png"), dpi=110)
     return 0
 

@@ -417,7 +417,9 @@ if [ -z "${MMT_NO_BENCH:-}" ]; then
 	fi
 	# a real outcome: mm_tiering serves far more accesses from node0
 	share() { awk -F, -v p="$1" '$1 == p { printf "%d", $4 }' "$bo/runs.csv" 2>/dev/null; }
-	intact=$(awk -F, 'NR > 1 && $13 != "True" { bad++ } END { print bad + 0 }' "$bo/runs.csv" 2>/dev/null)
+	# the intact column found by its name (report.py adds columns)
+	intact=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "intact") c = i; next }
+		!c || $c != "True" { bad++ } END { print bad + 0 }' "$bo/runs.csv" 2>/dev/null)
 	s_none=$(share none); s_mmt=$(share mmt)
 	if [ -n "$s_none" ] && [ -n "$s_mmt" ] && [ "$s_mmt" -ge $((s_none + 2000)) ] &&
 	   [ "$intact" = 0 ]; then

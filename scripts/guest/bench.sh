@@ -92,14 +92,29 @@ debian)	;;	# as shipped: DAMON_STAT on, numa_balancing=1
 esac
 echo 0 > /proc/sys/vm/compaction_proactiveness
 
+# WORKLOAD_thp: the same workload on transparent huge pages (THP
+# "always", buffers advised MADV_HUGEPAGE and 2 MiB aligned: tierload -L)
+thp=
 case $WORKLOAD in
+*_thp)	thp=-L
+	echo always > /sys/kernel/mm/transparent_hugepage/enabled ;;
+esac
+case ${WORKLOAD%_thp} in
 skew)	load="-H 120 -F 100" ;;
 phase)	load="-H 200 -K 2 -P $((SECS / 2)) -F 100" ;;
 zipf)	load="-H 200 -F 100 -Z 100" ;;
+zipf80)	load="-H 200 -F 100 -Z 80" ;;
+zipf99)	load="-H 200 -F 100 -Z 99" ;;
+zipf120) load="-H 200 -F 100 -Z 120" ;;
 tail)	load="-H 200 -K 2 -P $((SECS / 2)) -F 100 -W 64" ;;
+# skew's static hot set (about 13 % of the RSS), and once a minute 30 % of
+# it forced down to node1 with as many cold pages forced up: the seed's
+# modified Taobench (up to 10 GiB each way per minute, of a hot set of
+# about 35 GiB) at this scale
+perturb) load="-H 120 -F 100 -X 30 -Y 60" ;;
 *)	echo "BENCH-ERROR workload $WORKLOAD"; exit 1 ;;
 esac
-tierload $load -t "$SECS" -w /tmp/go > /tmp/load.log &
+tierload $load $thp -t "$SECS" -w /tmp/go > /tmp/load.log &
 load_pid=$!
 wait_line 'tierload oracle' /tmp/load.log 300 || echo "BENCH-ERROR setup"
 mig0=$(vmstat pgmigrate_success)
@@ -116,8 +131,28 @@ mmt_static) modprobe mm_tiering enabled=Y controller=N ;;
 *)	echo "BENCH-ERROR policy $POLICY" ;;
 esac
 echo "BENCH-INFO policy=$POLICY workload=$WORKLOAD secs=$SECS damon_stat=$(cat /sys/module/damon_stat/parameters/enabled 2>/dev/null || echo none) numa_balancing=$(cat /proc/sys/kernel/numa_balancing) kdamonds=$(kdamonds | wc -l)"
+# checks: DAMON's monitoring work, in region access checks per second
+# (every node's regions once per sampling interval, from mm_tiering's
+# status), averaged over readings every 5 s: mm_tiering's policies only
+checks() {
+	awk '/^node=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		if (v["sample_us"] > 0) c += v["nr_regions"] * 1000000 / v["sample_us"] }
+		END { printf "%d\n", c }' $P/status
+}
 touch /tmp/go
-sleep $((SECS - 1))
+csum=0 cn=0 i=5
+while [ $i -lt "$SECS" ]; do
+	sleep 5
+	if [ -e $P/status ]; then
+		csum=$((csum + $(checks))); cn=$((cn + 1))
+	fi
+	i=$((i + 5))
+done
+sleep $((SECS - 1 - i + 5))
+# the controller's own time (mm_tiering measures each control step)
+ctl=$(awk '/^pair=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	c += v["cost_ns"]; s += v["steps"] } END { printf "ctl_ns=%d ctl_steps=%d\n", c, s }' \
+	$P/status 2>/dev/null)
 # utime + stime of every kdamond, in USER_HZ (100 on x86) ticks
 kd_ticks=0
 for p in $(kdamonds); do
@@ -126,4 +161,4 @@ done
 mig1=$(vmstat pgmigrate_success)
 wait $load_pid
 cat /tmp/load.log
-echo "BENCH-RESULT policy=$POLICY workload=$WORKLOAD migrated_bytes=$(( (mig1 - mig0) * 4096 )) kdamond_cpu_ms=$((kd_ticks * 10)) verify=$(grep -o 'bad_pages=[0-9]*' /tmp/load.log)"
+echo "BENCH-RESULT policy=$POLICY workload=$WORKLOAD migrated_bytes=$(( (mig1 - mig0) * 4096 )) kdamond_cpu_ms=$((kd_ticks * 10)) checks_per_s=$(( cn > 0 ? csum / (cn > 0 ? cn : 1) : 0 )) ${ctl:-ctl_ns=0 ctl_steps=0} thp_enabled=$(cat /sys/kernel/mm/transparent_hugepage/enabled | sed 's/.*\[\(.*\)\].*/\1/') verify=$(grep -o 'bad_pages=[0-9]*' /tmp/load.log)"

@@ -12,7 +12,7 @@
  * Usage: tierload [-u node] [-l node] [-H hot_mb] [-C cold_mb | -F free_mb]
  *                 [-t seconds] [-i interval_ms] [-w file] [-s file] [-x]
  *                 [-K slices -P phase_seconds] [-Z s_x100] [-W tail]
- *                 [-T tlb_pages]
+ *                 [-T tlb_pages] [-L] [-X pct -Y period_seconds]
  *   -C  cold set size; -F: size the cold set to leave free_mb free on the
  *       upper node (read from /sys/devices/system/node/nodeN/meminfo)
  *   -w  after setup, wait until @file exists before the timed run
@@ -35,10 +35,21 @@
  *       clear and DAMON sees the hot set as idle -- bandwidth mode, at its
  *       target and moving nothing, read no accessed region for tens of
  *       seconds.  The flush models the small TLB.
+ *   -L  transparent huge pages: the buffers are 2 MiB aligned and advised
+ *       MADV_HUGEPAGE (default: MADV_NOHUGEPAGE, 4 KiB folios); the setup
+ *       and verify lines report the process's AnonHugePages
+ *   -X  perturbation, the seed's methodology at small scale: every
+ *   -Y  period_seconds, move pct % of the hot set's pages (drawn at random)
+ *       that sit on the upper node down to the lower node, and as many
+ *       pages of the cold set (at random, from the lower node) up, with
+ *       move_pages(2): a forced exchange that the tiering policy must undo
+ *       (moved= and moved2= count the policy's moves only)
  *   -x  inject a one-byte corruption before verifying (checker control)
  *
  * Output lines (all start with "tierload"):
- *   tierload setup hot_pages=N cold_pages=N
+ *   tierload setup hot_pages=N cold_pages=N up_free_mb=N slices=N
+ *            phase_ms=N thp_kb=N
+ *       phase_ms: -P or -Y in ms (0: no phases); thp_kb: AnonHugePages
  *   tierload t=<ms> hot_up=N hot_low=N cold_up=N cold_low=N other=N
  *            up_free_mb=N phase=N upshare_bp=N moved=N moved2=N unknown=N
  *            nodes=N:pages,...
@@ -51,7 +62,9 @@
  *   tierload oracle_bp=N oracle_low_pages=N
  *       best upshare_bp with the upper node's room, and how many pages of
  *       that best placement start on the lower node
- *   tierload verify pages=N bad_pages=N
+ *   tierload perturb t=<ms> phase=N down=N up=N
+ *       pages the perturbation moved down (hot) and up (cold)
+ *   tierload verify pages=N bad_pages=N thp_kb=N
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -67,7 +80,11 @@
 
 #define MPOL_DEFAULT	0
 #define MPOL_BIND	2
+#define MPOL_MF_MOVE	(1 << 1)
 #define PAGE		4096UL
+#define HPAGE		(2UL << 20)
+
+static int use_thp;
 
 static long set_policy(int mode, int node)
 {
@@ -94,14 +111,20 @@ static unsigned char *alloc_on(int node, size_t pages, int set)
 	unsigned char *p;
 	size_t i, w;
 
-	p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* -L: one huge page more, to start on a 2 MiB boundary */
+	p = mmap(NULL, pages * PAGE + (use_thp ? HPAGE : 0),
+		 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		perror("tierload: mmap");
 		exit(1);
 	}
-	/* 4 KiB folios: every page is counted and moved on its own */
-	madvise(p, pages * PAGE, MADV_NOHUGEPAGE);
+	if (use_thp) {
+		p = (unsigned char *)(((uintptr_t)p + HPAGE - 1) & ~(HPAGE - 1));
+		madvise(p, pages * PAGE, MADV_HUGEPAGE);
+	} else {
+		/* 4 KiB folios: every page is counted and moved on its own */
+		madvise(p, pages * PAGE, MADV_NOHUGEPAGE);
+	}
 	if (set_policy(MPOL_BIND, node)) {
 		perror("tierload: set_mempolicy");
 		exit(1);
@@ -132,6 +155,22 @@ static long node_free_mb(int node)
 			sscanf(strstr(line, "MemFree:") + 8, "%ld", &kb);
 	fclose(f);
 	return kb < 0 ? -1 : kb / 1024;
+}
+
+/* AnonHugePages of this process, in KiB (-1: unknown) */
+static long thp_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "AnonHugePages:", 14))
+			sscanf(line + 14, "%ld", &kb);
+	fclose(f);
+	return kb;
 }
 
 static int *status;
@@ -302,6 +341,63 @@ static size_t zipf_draw(const double *cdf, size_t n)
 	return lo;
 }
 
+/*
+ * Move up to @n pages of [@p, @p + @pages) that sit on @from to @to, drawn
+ * at random; return how many moved.  @last (the pages' last_node entries)
+ * learns their new node: a forced move is not the policy's, and is not
+ * counted in moved= or moved2=.
+ */
+static long move_random(unsigned char *p, size_t pages, size_t n, int from,
+			int to, unsigned char *last)
+{
+	void **addrs = malloc(pages * sizeof(*addrs));
+	int *nodes = malloc(pages * sizeof(*nodes));
+	int *st = malloc(pages * sizeof(*st));
+	size_t i, m = 0;
+	long moved = 0;
+
+	if (!addrs || !nodes || !st) {
+		fprintf(stderr, "tierload: perturb: out of memory\n");
+		exit(1);
+	}
+	for (i = 0; i < pages; i++)
+		addrs[i] = p + i * PAGE;
+	if (syscall(SYS_move_pages, 0, pages, addrs, NULL, st, 0)) {
+		perror("tierload: move_pages");
+		exit(1);
+	}
+	/* the candidates first, then a partial shuffle picks n of them */
+	for (i = 0; i < pages; i++)
+		if (st[i] == from)
+			addrs[m++] = p + i * PAGE;
+	if (n > m)
+		n = m;
+	for (i = 0; i < n; i++) {
+		size_t j = i + next_rand() % (m - i);
+		void *t = addrs[i];
+
+		addrs[i] = addrs[j];
+		addrs[j] = t;
+		nodes[i] = to;
+	}
+	/* > 0: pages that could not move (busy, no room): not counted */
+	if (n && syscall(SYS_move_pages, 0, n, addrs, nodes, st,
+			 MPOL_MF_MOVE) < 0) {
+		perror("tierload: move_pages (perturb)");
+		exit(1);
+	}
+	for (i = 0; i < n; i++) {
+		if (st[i] != to)
+			continue;
+		moved++;
+		last[((unsigned char *)addrs[i] - p) / PAGE] = to + 1;
+	}
+	free(addrs);
+	free(nodes);
+	free(st);
+	return moved;
+}
+
 int main(int argc, char **argv)
 {
 	int up = 0, low = 1, corrupt = 0, opt;
@@ -309,6 +405,7 @@ int main(int argc, char **argv)
 	long hot_mb = 64, cold_mb = -1, free_mb = -1, secs = 10, iv = 1000;
 	long slices = 1, phase_s = 0, phase = 0, zipf = 0, tail = 0;
 	long tlb_pages = 1024, since_flush = 0;
+	long perturb_pct = 0, perturb_s = 0, perturbs = 0;
 	double *weight = NULL, *cdf = NULL;
 	size_t *page_of_rank = NULL, all_pages;
 	unsigned char *last_node = NULL, *moves = NULL;
@@ -317,7 +414,7 @@ int main(int argc, char **argv)
 	long start, next, sink = 0;
 	size_t cur = 0;
 
-	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:s:xK:P:Z:W:T:")) != -1) {
+	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:s:xK:P:Z:W:T:LX:Y:")) != -1) {
 		switch (opt) {
 		case 'u':
 			up = atoi(optarg);
@@ -364,6 +461,15 @@ int main(int argc, char **argv)
 		case 'T':
 			tlb_pages = atol(optarg);
 			break;
+		case 'L':
+			use_thp = 1;
+			break;
+		case 'X':
+			perturb_pct = atol(optarg);
+			break;
+		case 'Y':
+			perturb_s = atol(optarg);
+			break;
 		default:
 			fprintf(stderr, "tierload: bad usage\n");
 			return 2;
@@ -382,8 +488,11 @@ int main(int argc, char **argv)
 	}
 	cold_pages = cold_mb * 256;
 	cold = cold_pages ? alloc_on(up, cold_pages, 2) : NULL;
-	printf("tierload setup hot_pages=%zu cold_pages=%zu up_free_mb=%ld slices=%ld\n",
-	       hot_pages, cold_pages, node_free_mb(up), slices);
+	if (perturb_pct <= 0 || perturb_s <= 0)
+		perturb_pct = perturb_s = 0;
+	printf("tierload setup hot_pages=%zu cold_pages=%zu up_free_mb=%ld slices=%ld phase_ms=%ld thp_kb=%ld\n",
+	       hot_pages, cold_pages, node_free_mb(up), slices,
+	       (phase_s ? phase_s : perturb_s) * 1000, thp_kb());
 	/* page i < hot_pages * slices is in the hot buffer, then the cold set */
 	all_pages = hot_pages * slices + cold_pages;
 	last_node = calloc(all_pages, 1);
@@ -422,6 +531,20 @@ int main(int argc, char **argv)
 
 		if (phase_s)
 			phase = (t - start) / (phase_s * 1000);
+		if (perturb_s && t - start < secs * 1000 &&
+		    t - start >= (perturbs + 1) * perturb_s * 1000) {
+			long d, u;
+
+			d = move_random(hot, hot_pages,
+					hot_pages * perturb_pct / 100, up, low,
+					last_node);
+			u = move_random(cold, cold_pages, d, low, up,
+					last_node + hot_pages * slices);
+			phase = ++perturbs;
+			printf("tierload perturb t=%ld phase=%ld down=%ld up=%ld\n",
+			       now_ms() - start, phase, d, u);
+			continue;
+		}
 		if (t >= next) {
 			long hu, hl, ho, cu = 0, cl = 0, co = 0;
 
@@ -531,10 +654,10 @@ int main(int argc, char **argv)
 	}
 	if (corrupt)
 		hot[hot_pages / 2 * PAGE + 123] ^= 0x5a;
-	printf("tierload verify pages=%zu bad_pages=%ld sink=%ld\n",
+	printf("tierload verify pages=%zu bad_pages=%ld sink=%ld thp_kb=%ld\n",
 	       hot_pages * slices + cold_pages,
 	       verify(hot, hot_pages * slices, 1) +
 	       verify(cold, cold_pages, 2),
-	       sink & 1);
+	       sink & 1, thp_kb());
 	return 0;
 }
