@@ -224,6 +224,33 @@ static int mmt_status_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(mmt_status);
 
+/*
+ * The heat histograms the controller compares (mmt_ctl.c, "Heat"): per
+ * node, KiB per heat bucket, bucket 0 (not seen accessed) first.
+ */
+static int mmt_heat_show(struct seq_file *m, void *v)
+{
+	int i, j;
+
+	mutex_lock(&mmt_lock);
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = mmt_nodes[i];
+		u64 heat[MMT_NR_HEAT];
+
+		spin_lock(&mmt_stat_lock);
+		memcpy(heat, n->heat, sizeof(heat));
+		spin_unlock(&mmt_stat_lock);
+		seq_printf(m, "node=%d tier=%s heat_kib=", n->nid,
+			   n->tier == MMT_TIER_UPPER ? "upper" : "lower");
+		for (j = 0; j < MMT_NR_HEAT; j++)
+			seq_printf(m, "%s%llu", j ? "," : "", heat[j] >> 10);
+		seq_putc(m, '\n');
+	}
+	mutex_unlock(&mmt_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mmt_heat);
+
 static struct dentry *mmt_debugfs;
 
 /* /sys/kernel/debug/mm_tiering/status; from module_init(). */
@@ -232,6 +259,7 @@ void mmt_status_debugfs_create(void)
 	mmt_debugfs = debugfs_create_dir("mm_tiering", NULL);
 	debugfs_create_file("status", 0400, mmt_debugfs, NULL,
 			    &mmt_status_fops);
+	debugfs_create_file("heat", 0400, mmt_debugfs, NULL, &mmt_heat_fops);
 }
 
 /* Removed without mmt_lock: a reader of the file may hold it. */

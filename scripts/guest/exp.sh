@@ -14,6 +14,8 @@ while kill -0 $wl 2>/dev/null; do
 	sleep 5; i=$((i + 5))
 	echo "EXP t=$i migrated=$(( ($(vmstat pgmigrate_success) - m0) * 4096 ))"
 	[ -e $P/status ] && grep -E '^pair|^node' $P/status | sed 's/^/EXP /'
+	H=/sys/kernel/debug/mm_tiering/heat
+	[ -e $H ] && sed 's/^/EXP /' $H
 	echo "EXP ticks $(for k in $(kdamonds); do printf '%s:%s ' $k $(awk '{print $14 + $15}' /proc/$k/stat); done)"
 done
 grep tierload /tmp/wl.log
