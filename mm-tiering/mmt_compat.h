@@ -63,6 +63,33 @@ static inline void mmt_filters_default_allow(struct damos *s)
 #endif
 
 /*
+ * Since Linux 7.3 DAMOS charges the bytes a scheme tried but did not apply
+ * (its filters rejected them, the migration failed) to its quota at a
+ * fraction (struct damos_quota fail_charge_num / fail_charge_denom).
+ * Capacity mode's schemes apply only to young (promotion) or not-young
+ * (demotion) pages: charged whole, the filtered pages use up the budget,
+ * the scheme walks a region again only seconds later, and a page's "young"
+ * then means "accessed at any time in those seconds" -- on a Zipf workload
+ * nearly every page.  Charged at 1/@denom, the walk covers @denom times as
+ * many bytes as it migrates.  Older kernels charge them whole.
+ */
+#ifdef MMT_HAVE_FAIL_CHARGE
+#define MMT_HAS_FAIL_CHARGE	true
+static inline void mmt_quota_fail_charge(struct damos_quota *q,
+					 unsigned int denom)
+{
+	q->fail_charge_num = 1;
+	q->fail_charge_denom = denom;
+}
+#else
+#define MMT_HAS_FAIL_CHARGE	false
+static inline void mmt_quota_fail_charge(struct damos_quota *q,
+					 unsigned int denom)
+{
+}
+#endif
+
+/*
  * Filters: the module uses reject filters only.  6.12's damos_new_filter()
  * has no @allow (every filter rejects what it matches).
  */

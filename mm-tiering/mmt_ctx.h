@@ -23,6 +23,12 @@ struct mmt_cfg {
 
 /* Quota and apply period of every scheme, in milliseconds. */
 #define MMT_QUOTA_INTERVAL_MS	100
+/*
+ * Bytes a capacity-mode scheme walks but does not migrate (filtered: not
+ * young on promotion, young on demotion) are charged to its quota at
+ * 1/MMT_FAIL_CHARGE_DENOM, where the kernel can (mmt_quota_fail_charge()).
+ */
+#define MMT_FAIL_CHARGE_DENOM	8
 /* Floor of DAMON's self-tuned sampling interval, in microseconds. */
 #define MMT_MIN_SAMPLE_US	5000
 /* ... and its ceiling */
