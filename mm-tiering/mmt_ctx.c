@@ -276,7 +276,8 @@ static int mmt_capacity_scheme(struct damon_ctx *ctx, int nid, bool promote,
 	if (!scheme)
 		return -ENOMEM;
 	/* walk more than it moves: a page's "young" is then recent (compat) */
-	mmt_quota_fail_charge(&scheme->quota, MMT_FAIL_CHARGE_DENOM);
+	mmt_quota_fail_charge(&scheme->quota, promote ?
+			      MMT_FAIL_CHARGE_PROMOTE : MMT_FAIL_CHARGE_DEMOTE);
 	mmt_call(damon_set_schemes)(ctx, &scheme, 1);
 
 	goal = mmt_call(damos_new_quota_goal)(mmt_goal_damos_metric(promote ?
