@@ -63,9 +63,10 @@ static inline void mmt_filters_default_allow(struct damos *s)
 #endif
 
 /*
- * Since Linux 7.3 DAMOS charges the bytes a scheme tried but did not apply
- * (its filters rejected them, the migration failed) to its quota at a
- * fraction (struct damos_quota fail_charge_num / fail_charge_denom).
+ * DAMOS of Debian's 7.2 and 7.3 kernels (not 6.12's) charges the bytes a
+ * scheme tried but did not apply (its filters rejected them, the migration
+ * failed) to its quota at a fraction (struct damos_quota fail_charge_num /
+ * fail_charge_denom).
  * Capacity mode's schemes apply only to young (promotion) or not-young
  * (demotion) pages: charged whole, the filtered pages use up the budget,
  * the scheme walks a region again only seconds later, and a page's "young"

@@ -15,6 +15,7 @@
 #include <linux/completion.h>
 #include <linux/damon.h>
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
@@ -311,6 +312,7 @@ int mmt_report_fn(void *data)
 	struct damos *first = NULL, *s;
 	unsigned long min_us = 0, max_us = 0;
 	struct mmt_regions regions;
+	u64 t0 = ktime_get_ns();
 	bool knobs;
 	int idx = 0, err;
 
@@ -356,6 +358,7 @@ int mmt_report_fn(void *data)
 				   knobs ? max_us : MMT_MAX_SAMPLE_US);
 	if (knobs)
 		mmt_apply_sampling(n, min_us, max_us);
+	WRITE_ONCE(n->hook_ns, n->hook_ns + ktime_get_ns() - t0);
 	return 0;
 }
 

@@ -401,7 +401,30 @@ static void mmt_bw_show(struct seq_buf *sb, const struct mmt_pair *p)
 	}
 }
 
-/* Append one status line per tier pair (and lower node) to @sb. */
+/*
+ * The module's time in the kdamonds of pair @p's nodes (the upper node's
+ * and those promoting into it), since they started.
+ */
+static u64 mmt_pair_hook_ns(const struct mmt_pair *p)
+{
+	u64 ns = 0;
+	int i;
+
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		const struct mmt_node *n = mmt_nodes[i];
+
+		if (n->nid == p->upper ||
+		    (n->tier == MMT_TIER_LOWER && n->target == p->upper))
+			ns += READ_ONCE(n->hook_ns);
+	}
+	return ns;
+}
+
+/*
+ * Append one status line per tier pair (and lower node) to @sb.  The
+ * controller's own cost: cost_ns, its steps in the kworker; hook_ns, its
+ * per-sample work in the kdamonds (heat histogram, knobs, goal values).
+ */
 void mmt_loop_show(struct seq_buf *sb)
 {
 	int i;
@@ -411,12 +434,12 @@ void mmt_loop_show(struct seq_buf *sb)
 
 		if (mmt_running_cfg.bandwidth)
 			mmt_bw_show(sb, p);
-		seq_buf_printf(sb, "pair=%d free=%llu goal=%llu err=%lld waiting=%llu heat=%u demote=%llu promote=%llu level=%u backoff=%d integ=%lld moved_up=%llu moved_down=%llu step_ns=%llu steps=%lu cost_ns=%llu\n",
+		seq_buf_printf(sb, "pair=%d free=%llu goal=%llu err=%lld waiting=%llu heat=%u demote=%llu promote=%llu level=%u backoff=%d integ=%lld moved_up=%llu moved_down=%llu step_ns=%llu steps=%lu cost_ns=%llu hook_ns=%llu\n",
 			       p->upper, p->obs.free, p->st.goal, p->st.err,
 			       p->st.want, p->st.heat, p->st.demote,
 			       p->st.promote, p->st.level, p->st.backoff,
 			       p->ctl.pi.integ, p->obs.moved_up,
 			       p->obs.moved_down, p->step_ns, p->steps,
-			       p->cost_ns);
+			       p->cost_ns, mmt_pair_hook_ns(p));
 	}
 }

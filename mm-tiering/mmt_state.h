@@ -64,6 +64,11 @@ struct mmt_node {
 	unsigned long knob_max_sample_us;
 	/* bandwidth mode: the loop's last moves up and down, per period */
 	u64 bw_up, bw_down;
+	/*
+	 * the module's own time in the kdamond (mmt_report_fn(), every
+	 * sample), in ns: written by the kdamond alone, read unlocked
+	 */
+	u64 hook_ns;
 	/* the kdamond's own interval tuning (MMT_TUNE_INTERVALS); kdamond */
 	unsigned long tune_seen;
 	unsigned int tune_aggrs;
