@@ -158,6 +158,8 @@ def main():
             "kdamond_ms": int(run["res"]["kdamond_cpu_ms"]),
             "checks": int(run["res"].get("checks_per_s", 0)),
             "ctl_ns": int(run["res"].get("ctl_ns", 0)),
+            "hook_ns": int(run["res"].get("ctl_hook_ns", 0)),
+            "kd_run_ns": int(run["res"].get("kdamond_run_ns", 0)),
             "ctl_steps": int(run["res"].get("ctl_steps", 0)),
             "thp_kb": int(run["setup"].get("thp_kb", 0)),
             "t90": t90(wl, run, secs),
@@ -176,7 +178,8 @@ def main():
         w.writerows(samples_rows)
     keys = ["policy", "workload", "repeat", "share_bp", "oracle_bp", "amat",
             "amat_ratio", "t90", "migrated", "min_bytes", "moved2_pct",
-            "kdamond_ms", "checks", "ctl_ns", "ctl_steps", "thp_kb", "intact"]
+            "kdamond_ms", "kd_run_ns", "checks", "ctl_ns", "hook_ns",
+            "ctl_steps", "thp_kb", "intact"]
     with open(os.path.join(a.out, "runs.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(keys)
@@ -192,13 +195,15 @@ def main():
              "oracle's share (per phase for phase).  Migrated: "
              "pgmigrate_success, against the least an oracle moves.  "
              "Checks/s: DAMON region access checks per second (mm_tiering's "
-             "policies).  Controller: the control steps' own time in the "
-             "run, in ms, and per step in us (measured in the module).", ""]
+             "policies).  kdamond CPU: the kdamonds' time on a CPU "
+             "(schedstat).  Controller: the module's own time in the run "
+             "(its control steps plus its per-sample work in the "
+             "kdamonds), in ms, and as a share of the kdamonds' time.", ""]
     for wl in workloads:
         lines += [f"## {wl}", "",
                   "| policy | upper share % | AMAT ns | AMAT/oracle | t90 s "
                   "| migrated MB (oracle min) | moved >=2 % | kdamond CPU s "
-                  "| checks/s | controller ms (us/step) | data |",
+                  "| checks/s | controller ms (% of kdamonds) | data |",
                   "|---|---|---|---|---|---|---|---|---|---|---|"]
         orc = None
         for pol in ORDER:
@@ -212,10 +217,11 @@ def main():
                               for i in range(nt))
             ctl = "-"
             if any(r["ctl_steps"] for r in rs):
-                ctl = "{} ({})".format(
-                    fmt([r["ctl_ns"] / 1e6 for r in rs], "{:.1f}"),
-                    fmt([r["ctl_ns"] / 1e3 / max(1, r["ctl_steps"])
-                         for r in rs], "{:.0f}"))
+                ctl = "{} ({} %)".format(
+                    fmt([(r["ctl_ns"] + r["hook_ns"]) / 1e6 for r in rs],
+                        "{:.0f}"),
+                    fmt([100.0 * (r["ctl_ns"] + r["hook_ns"]) /
+                         max(1, r["kd_run_ns"]) for r in rs], "{:.1f}"))
             lines.append("| {} | {} | {} | {} | {} | {} ({:.0f}) | {} | {} | {} | {} | {} |".format(
                 NAMES[pol], fmt([r["share_bp"] / 100 for r in rs], "{:.1f}"),
                 fmt([r["amat"] for r in rs]),
@@ -223,7 +229,8 @@ def main():
                 fmt([r["migrated"] / 2**20 for r in rs]),
                 statistics.median(r["min_bytes"] for r in rs) / 2**20,
                 fmt([r["moved2_pct"] for r in rs], "{:.1f}"),
-                fmt([r["kdamond_ms"] / 1000 for r in rs], "{:.1f}"),
+                fmt([(r["kd_run_ns"] / 1e9 if r["kd_run_ns"] else
+                      r["kdamond_ms"] / 1000) for r in rs], "{:.1f}"),
                 fmt([r["checks"] for r in rs]) if any(r["checks"] for r in rs)
                 else "-", ctl,
                 "intact" if all(r["intact"] for r in rs) else "CORRUPT"))

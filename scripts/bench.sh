@@ -8,7 +8,13 @@
 #   scripts/bench.sh [--quick]
 #   BENCH_POLICIES="none debian numab2 recipe mmt mmt_static"
 #   BENCH_WORKLOADS="skew phase zipf"  BENCH_REPEATS=3  BENCH_SECS=90
-#   BENCH_OUT=build/bench
+#   BENCH_OUT=build/bench  BENCH_JOBS=1  BENCH_NODE_MB=1024
+# Workloads: skew phase zipf tail perturb zipf80 zipf99 zipf120, and any
+# of them as WORKLOAD_thp (transparent huge pages); perturb runs at least
+# 130 s (its first forced exchange comes at 60 s).  BENCH_JOBS=2 runs two
+# cells at a time, each QEMU pinned to a host core of its own (taskset).
+# BENCH_NODE_MB sizes both nodes (MMT_NODE_MB of vm.sh); the workloads'
+# hot sets and free room scale with it (their sizes are for 1024 MiB).
 # --quick: the smoke variant of make check (policies none and mmt, the skew
 # workload, one 30 s repeat).
 set -euo pipefail
@@ -18,6 +24,9 @@ policies=${BENCH_POLICIES:-none debian numab2 recipe mmt mmt_static}
 workloads=${BENCH_WORKLOADS:-skew phase zipf}
 repeats=${BENCH_REPEATS:-3}
 secs=${BENCH_SECS:-90}
+jobs=${BENCH_JOBS:-1}
+node_mb=${BENCH_NODE_MB:-1024}
+export MMT_NODE_MB=$node_mb
 out=${BENCH_OUT:-$MMT_TOP/build/bench}
 quick=
 if [ "${1:-}" = --quick ]; then
@@ -32,30 +41,51 @@ fi
 rm -rf "$out" && mkdir -p "$out/runs"
 "$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd.gz"
 
-# cell POLICY WORKLOAD REPEAT: one boot
+# cell POLICY WORKLOAD REPEAT [CPU]: one boot (on host CPU CPU, if given)
 cell() {
-	local log=$out/runs/$1.$2.$3.log
-	echo "bench: repeat $3/$repeats, $2, $1 (${secs} s)"
-	"$MMT_TOP/scripts/vm.sh" "$out/initrd.gz" bench \
-		$((secs * 3 + 300)) mmt.policy="$1" \
-		mmt.workload="$2" mmt.secs="$secs" quiet \
+	local log=$out/runs/$1.$2.$3.log s=$secs pin=()
+	# perturb's first exchange comes at 60 s: two of them at least
+	case $2 in perturb*) [ "$s" -ge 130 ] || s=130 ;; esac
+	[ -n "${4:-}" ] && pin=(taskset -c "$4")
+	echo "bench: repeat $3/$repeats, $2, $1 (${s} s)"
+	"${pin[@]}" "$MMT_TOP/scripts/vm.sh" "$out/initrd.gz" bench \
+		$((s * 3 + 300)) mmt.policy="$1" \
+		mmt.workload="$2" mmt.secs="$s" mmt.node_mb="$node_mb" quiet \
 		</dev/null 2>&1 | tr -d '\r' >"$log" || true
 	grep -E '^BENCH-(RESULT|ERROR)' "$log" || echo "bench: no result in $log"
+}
+# the smoke test's two cells side by side (one host core each); measured
+# cells $jobs at a time, each pinned to a core of its own
+[ -n "$quick" ] && jobs=2
+[ "$jobs" -le "$(nproc)" ] || jobs=$(nproc)
+declare -a on_cpu=()
+# free_cpu: set cpu to a CPU below $jobs whose cell has ended (waits for
+# one; not in a subshell, which could not wait for this shell's cells)
+free_cpu() {
+	for (( ; ; )); do
+		for ((cpu = 0; cpu < jobs; cpu++)); do
+			if [ -z "${on_cpu[cpu]:-}" ] ||
+			   ! kill -0 "${on_cpu[cpu]}" 2>/dev/null; then
+				return
+			fi
+		done
+		wait -n || true
+	done
 }
 for r in $(seq 1 "$repeats"); do
 	for wl in $workloads; do
 		for pol in $policies; do
-			# the smoke test's two cells side by side (one host core
-			# each); measured cells one at a time, alone
-			if [ -n "$quick" ]; then
-				cell "$pol" "$wl" "$r" &
-			else
+			if [ "$jobs" -le 1 ]; then
 				cell "$pol" "$wl" "$r"
+				continue
 			fi
+			free_cpu
+			cell "$pol" "$wl" "$r" "$cpu" &
+			on_cpu[cpu]=$!
 		done
 	done
 done
 wait
 
 /usr/bin/python3 "$MMT_TOP/bench/report.py" "$out" \
-	--conditions "Debian $MMT_KVER, QEMU TCG (thread=single), node0 2 CPUs + 1 GiB / node1 CPU-less 1 GiB, HMAT 80/250 ns, 72/26 GB/s; ${secs} s per run, $repeats repeat(s)"
+	--conditions "Debian $MMT_KVER, QEMU TCG (thread=single), node0 2 CPUs + $node_mb MiB / node1 CPU-less $node_mb MiB, HMAT 80/250 ns, 72/26 GB/s; ${secs} s per run, $repeats repeat(s)"

@@ -18,7 +18,8 @@
 # 512 MiB CPU-less node, node2 a farther one whose only memory is an
 # offline 512 MiB pc-dimm (a node that joins and leaves while node1 runs),
 # then a 256 MiB pc-dimm of node1's above node2's: node1's span holds the
-# PCI hole and all of node2.  MMT_SMP=N gives node0 N
+# PCI hole and all of node2.  MMT_NODE_MB=N: both nodes of the default
+# topology N MiB instead of 1024.  MMT_SMP=N gives node0 N
 # CPUs instead of 2 (the mm migration selftest wants at least 3).
 # MMT_TOPO=sockets: two sockets of a CPU, 1 GiB and a 512 MiB CPU-less node
 # each (nodes 0 and 1 upper, 2 behind 0, 3 behind 1).  MMT_TOPO=nodes8:
@@ -37,8 +38,10 @@ initrd=$1 script=$2 tmo=${3:-600}
 shift 3 || shift $#
 kernel=${MMT_KERNEL:-$MMT_KDIR/usr/lib/modules/$MMT_KVER/vmlinuz}
 
-mem=(-m 2G -object memory-backend-ram,id=m0,size=1G
-     -object memory-backend-ram,id=m1,size=1G)
+# MMT_NODE_MB: the two nodes' size in the default topology (1024)
+nmb=${MMT_NODE_MB:-1024}
+mem=(-m $((2 * nmb))M -object "memory-backend-ram,id=m0,size=${nmb}M"
+     -object "memory-backend-ram,id=m1,size=${nmb}M")
 extra= node1=memdev=m1,
 case ${MMT_TOPO:-} in
 hotplug_new)

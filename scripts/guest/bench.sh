@@ -7,6 +7,11 @@ POLICY=$(cmdline_arg policy)
 WORKLOAD=$(cmdline_arg workload)
 SECS=$(cmdline_arg secs)
 SECS=${SECS:-60}
+# the nodes' size (scripts/bench.sh BENCH_NODE_MB): the workloads' sizes
+# below are for 1024 MiB and scale with it
+NODE_MB=$(cmdline_arg node_mb)
+NODE_MB=${NODE_MB:-1024}
+mb() { echo $(($1 * NODE_MB / 1024)); }
 
 # DAMON sysfs: write FILE VALUE under the admin tree
 D=/sys/kernel/mm/damon/admin
@@ -99,19 +104,20 @@ case $WORKLOAD in
 *_thp)	thp=-L
 	echo always > /sys/kernel/mm/transparent_hugepage/enabled ;;
 esac
+F=$(mb 100)
 case ${WORKLOAD%_thp} in
-skew)	load="-H 120 -F 100" ;;
-phase)	load="-H 200 -K 2 -P $((SECS / 2)) -F 100" ;;
-zipf)	load="-H 200 -F 100 -Z 100" ;;
-zipf80)	load="-H 200 -F 100 -Z 80" ;;
-zipf99)	load="-H 200 -F 100 -Z 99" ;;
-zipf120) load="-H 200 -F 100 -Z 120" ;;
-tail)	load="-H 200 -K 2 -P $((SECS / 2)) -F 100 -W 64" ;;
+skew)	load="-H $(mb 120) -F $F" ;;
+phase)	load="-H $(mb 200) -K 2 -P $((SECS / 2)) -F $F" ;;
+zipf)	load="-H $(mb 200) -F $F -Z 100" ;;
+zipf80)	load="-H $(mb 200) -F $F -Z 80" ;;
+zipf99)	load="-H $(mb 200) -F $F -Z 99" ;;
+zipf120) load="-H $(mb 200) -F $F -Z 120" ;;
+tail)	load="-H $(mb 200) -K 2 -P $((SECS / 2)) -F $F -W 64" ;;
 # skew's static hot set (about 13 % of the RSS), and once a minute 30 % of
 # it forced down to node1 with as many cold pages forced up: the seed's
 # modified Taobench (up to 10 GiB each way per minute, of a hot set of
 # about 35 GiB) at this scale
-perturb) load="-H 120 -F 100 -X 30 -Y 60" ;;
+perturb) load="-H $(mb 120) -F $F -X 30 -Y 60" ;;
 *)	echo "BENCH-ERROR workload $WORKLOAD"; exit 1 ;;
 esac
 tierload $load $thp -t "$SECS" -w /tmp/go > /tmp/load.log &
@@ -149,16 +155,21 @@ while [ $i -lt "$SECS" ]; do
 	i=$((i + 5))
 done
 sleep $((SECS - 1 - i + 5))
-# the controller's own time (mm_tiering measures each control step)
+# the controller's own time, as mm_tiering measures it: its steps in the
+# kworker (cost_ns) and its per-sample work in the kdamonds (hook_ns)
 ctl=$(awk '/^pair=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	c += v["cost_ns"]; s += v["steps"] } END { printf "ctl_ns=%d ctl_steps=%d\n", c, s }' \
+	c += v["cost_ns"]; h += v["hook_ns"]; s += v["steps"] }
+	END { printf "ctl_ns=%d ctl_hook_ns=%d ctl_steps=%d\n", c, h, s }' \
 	$P/status 2>/dev/null)
-# utime + stime of every kdamond, in USER_HZ (100 on x86) ticks
-kd_ticks=0
+# utime + stime of every kdamond, in USER_HZ (100 on x86) ticks, and
+# their time on a CPU as the scheduler clocks it (schedstat, in ns; TCG's
+# tick accounting charges a waking kdamond for the other vCPU's slice)
+kd_ticks=0 kd_ns=0
 for p in $(kdamonds); do
 	kd_ticks=$((kd_ticks + $(awk '{ print $14 + $15 }' /proc/$p/stat)))
+	kd_ns=$((kd_ns + $(awk '{ print $1 }' /proc/$p/schedstat 2>/dev/null || echo 0)))
 done
 mig1=$(vmstat pgmigrate_success)
 wait $load_pid
 cat /tmp/load.log
-echo "BENCH-RESULT policy=$POLICY workload=$WORKLOAD migrated_bytes=$(( (mig1 - mig0) * 4096 )) kdamond_cpu_ms=$((kd_ticks * 10)) checks_per_s=$(( cn > 0 ? csum / (cn > 0 ? cn : 1) : 0 )) ${ctl:-ctl_ns=0 ctl_steps=0} thp_enabled=$(cat /sys/kernel/mm/transparent_hugepage/enabled | sed 's/.*\[\(.*\)\].*/\1/') verify=$(grep -o 'bad_pages=[0-9]*' /tmp/load.log)"
+echo "BENCH-RESULT policy=$POLICY workload=$WORKLOAD migrated_bytes=$(( (mig1 - mig0) * 4096 )) kdamond_cpu_ms=$((kd_ticks * 10)) kdamond_run_ns=$kd_ns checks_per_s=$(( cn > 0 ? csum / (cn > 0 ? cn : 1) : 0 )) ${ctl:-ctl_ns=0 ctl_hook_ns=0 ctl_steps=0} thp_enabled=$(cat /sys/kernel/mm/transparent_hugepage/enabled | sed 's/.*\[\(.*\)\].*/\1/') verify=$(grep -o 'bad_pages=[0-9]*' /tmp/load.log)"
