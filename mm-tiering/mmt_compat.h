@@ -75,7 +75,6 @@ static inline void mmt_filters_default_allow(struct damos *s)
  * many bytes as it migrates.  Older kernels charge them whole.
  */
 #ifdef MMT_HAVE_FAIL_CHARGE
-#define MMT_HAS_FAIL_CHARGE	true
 static inline void mmt_quota_fail_charge(struct damos_quota *q,
 					 unsigned int denom)
 {
@@ -83,7 +82,6 @@ static inline void mmt_quota_fail_charge(struct damos_quota *q,
 	q->fail_charge_denom = denom;
 }
 #else
-#define MMT_HAS_FAIL_CHARGE	false
 static inline void mmt_quota_fail_charge(struct damos_quota *q,
 					 unsigned int denom)
 {

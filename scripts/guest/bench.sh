@@ -137,14 +137,8 @@ mmt_static) modprobe mm_tiering enabled=Y controller=N ;;
 *)	echo "BENCH-ERROR policy $POLICY" ;;
 esac
 echo "BENCH-INFO policy=$POLICY workload=$WORKLOAD secs=$SECS damon_stat=$(cat /sys/module/damon_stat/parameters/enabled 2>/dev/null || echo none) numa_balancing=$(cat /proc/sys/kernel/numa_balancing) kdamonds=$(kdamonds | wc -l)"
-# checks: DAMON's monitoring work, in region access checks per second
-# (every node's regions once per sampling interval, from mm_tiering's
-# status), averaged over readings every 5 s: mm_tiering's policies only
-checks() {
-	awk '/^node=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		if (v["sample_us"] > 0) c += v["nr_regions"] * 1000000 / v["sample_us"] }
-		END { printf "%d\n", c }' $P/status
-}
+# DAMON's monitoring work (lib.sh's checks), averaged over readings every
+# 5 s: mm_tiering's policies only
 touch /tmp/go
 csum=0 cn=0 i=5
 while [ $i -lt "$SECS" ]; do

@@ -51,6 +51,14 @@ status_field() { status_kv "node=$1 " "$2"; }
 # cmdline_arg NAME: the value of mmt.NAME= on the kernel command line
 cmdline_arg() { sed -n "s/.*mmt\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 
+# checks: DAMON's monitoring work now, in region access checks per second:
+# every node's regions, once per sampling interval (from status)
+checks() {
+	awk '/^node=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		if (v["sample_us"] > 0) c += v["nr_regions"] * 1000000 / v["sample_us"] }
+		END { printf "%d\n", c }' $P/status
+}
+
 # kdamonds: pids of all kdamond threads, one a line
 kdamonds() {
 	for d in /proc/[0-9]*; do

@@ -12,13 +12,6 @@ WINDOW=${WINDOW:-60}
 plan 7
 quiet_neighbours
 
-# checks: DAMON's monitoring work now, in region access checks per second:
-# every node's regions, once per sampling interval (from status)
-checks() {
-	awk '/^node=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		if (v["sample_us"] > 0) c += v["nr_regions"] * 1000000 / v["sample_us"] }
-		END { printf "%d\n", c }' $P/status
-}
 # ticks: kdamond CPU time (utime + stime), reported only: under TCG the
 # tick accounting charges a waking kdamond for the other vCPU's time slice
 ticks() { t=0; for k in $(kdamonds); do t=$((t + $(awk '{ print $14 + $15 }' /proc/$k/stat))); done; echo $t; }
