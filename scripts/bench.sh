@@ -8,13 +8,15 @@
 #   scripts/bench.sh [--quick]
 #   BENCH_POLICIES="none debian numab2 recipe mmt mmt_static"
 #   BENCH_WORKLOADS="skew phase zipf"  BENCH_REPEATS=3  BENCH_SECS=90
-#   BENCH_OUT=build/bench  BENCH_JOBS=1  BENCH_NODE_MB=1024
+#   BENCH_OUT=build/bench  BENCH_JOBS=1  BENCH_NODE_MB=1024  BENCH_TRACE=
 # Workloads: skew phase zipf tail perturb zipf80 zipf99 zipf120, and any
 # of them as WORKLOAD_thp (transparent huge pages); perturb runs at least
 # 130 s (its first forced exchange comes at 60 s).  BENCH_JOBS=2 runs two
 # cells at a time, each QEMU pinned to a host core of its own (taskset).
 # BENCH_NODE_MB sizes both nodes (MMT_NODE_MB of vm.sh); the workloads'
 # hot sets and free room scale with it (their sizes are for 1024 MiB).
+# BENCH_TRACE=1 adds mm_tiering's pair lines once a second to each log
+# (BENCH-TRACE, for reading, not parsed).
 # --quick: the smoke variant of make check (policies none and mmt, the skew
 # workload, one 30 s repeat).
 set -euo pipefail
@@ -26,6 +28,8 @@ repeats=${BENCH_REPEATS:-3}
 secs=${BENCH_SECS:-90}
 jobs=${BENCH_JOBS:-1}
 node_mb=${BENCH_NODE_MB:-1024}
+trace=()
+[ -n "${BENCH_TRACE:-}" ] && trace=(mmt.trace=1)
 export MMT_NODE_MB=$node_mb
 out=${BENCH_OUT:-$MMT_TOP/build/bench}
 quick=
@@ -50,7 +54,7 @@ cell() {
 	echo "bench: repeat $3/$repeats, $2, $1 (${s} s)"
 	"${pin[@]}" "$MMT_TOP/scripts/vm.sh" "$out/initrd.gz" bench \
 		$((s * 3 + 300)) mmt.policy="$1" \
-		mmt.workload="$2" mmt.secs="$s" mmt.node_mb="$node_mb" quiet \
+		mmt.workload="$2" mmt.secs="$s" mmt.node_mb="$node_mb" "${trace[@]}" quiet \
 		</dev/null 2>&1 | tr -d '\r' >"$log" || true
 	grep -E '^BENCH-(RESULT|ERROR)' "$log" || echo "bench: no result in $log"
 }

@@ -12,6 +12,9 @@ SECS=${SECS:-60}
 NODE_MB=$(cmdline_arg node_mb)
 NODE_MB=${NODE_MB:-1024}
 mb() { echo $(($1 * NODE_MB / 1024)); }
+# mmt.trace=1 (exploration, not parsed): mm_tiering's pair lines once a
+# second, stamped with the milliseconds since the workload's start
+TRACE=$(cmdline_arg trace)
 
 # DAMON sysfs: write FILE VALUE under the admin tree
 D=/sys/kernel/mm/damon/admin
@@ -140,6 +143,14 @@ echo "BENCH-INFO policy=$POLICY workload=$WORKLOAD secs=$SECS damon_stat=$(cat /
 # DAMON's monitoring work (lib.sh's checks), averaged over readings every
 # 5 s: mm_tiering's policies only
 touch /tmp/go
+if [ -n "$TRACE" ] && [ -e $P/status ]; then
+	t0=$(awk '{ printf "%d", $1 * 1000 }' /proc/uptime)
+	while kill -0 $load_pid 2>/dev/null; do
+		sleep 1
+		t=$(awk -v t0="$t0" '{ printf "%d", $1 * 1000 - t0 }' /proc/uptime)
+		grep '^pair' $P/status | sed "s/^/BENCH-TRACE t=$t /"
+	done &
+fi
 csum=0 cn=0 i=5
 while [ $i -lt "$SECS" ]; do
 	sleep 5
