@@ -80,6 +80,13 @@
  * never reached 90 % in 40 s in about half the runs).
  */
 #define MMT_BO_MAX_SAMPLE_US	USEC_PER_SEC
+/*
+ * Except on the lower nodes, which keep sampling every 100 ms: a hot set
+ * that moves shows there first, and its heat must reach the back-off's
+ * threshold to wake it.  At 500 ms samples that took about 10 samples, 5 s
+ * (tail: 0 % of accesses from the upper node for 5.5 s after its shift).
+ */
+#define MMT_BO_LOW_SAMPLE_US	MMT_CTL_MAX_SAMPLE_US
 
 struct mmt_pair {
 	int upper;
@@ -127,10 +134,15 @@ static void mmt_set_knobs(struct mmt_node *n, u64 per_period,
 	/* wider gap per level: older to demote */
 	n->knob_min_age = MMT_AGE_PER_LEVEL * level;
 	n->knob_goal = goal;
-	n->knob_min_sample_us = MMT_MIN_SAMPLE_US *
-				(backoff ? MMT_BO_SAMPLE_MUL : 1);
-	n->knob_max_sample_us = backoff ? MMT_BO_MAX_SAMPLE_US :
-				MMT_CTL_MAX_SAMPLE_US;
+	if (backoff && n->tier == MMT_TIER_LOWER) {
+		n->knob_min_sample_us = MMT_BO_LOW_SAMPLE_US;
+		n->knob_max_sample_us = MMT_BO_LOW_SAMPLE_US;
+	} else {
+		n->knob_min_sample_us = MMT_MIN_SAMPLE_US *
+					(backoff ? MMT_BO_SAMPLE_MUL : 1);
+		n->knob_max_sample_us = backoff ? MMT_BO_MAX_SAMPLE_US :
+					MMT_CTL_MAX_SAMPLE_US;
+	}
 	n->knob_set = true;
 	spin_unlock(&mmt_stat_lock);
 }
