@@ -9,12 +9,15 @@
 #   BENCH_POLICIES="none debian numab2 recipe mmt mmt_static"
 #   BENCH_WORKLOADS="skew phase zipf"  BENCH_REPEATS=3  BENCH_SECS=90
 #   BENCH_OUT=build/bench  BENCH_JOBS=1  BENCH_NODE_MB=1024  BENCH_TRACE=
+#   BENCH_LOWERS=1
 # Workloads: skew phase zipf tail perturb zipf80 zipf99 zipf120, and any
 # of them as WORKLOAD_thp (transparent huge pages); perturb runs at least
 # 130 s (its first forced exchange comes at 60 s).  BENCH_JOBS=2 runs two
 # cells at a time, each QEMU pinned to a host core of its own (taskset).
 # BENCH_NODE_MB sizes both nodes (MMT_NODE_MB of vm.sh); the workloads'
 # hot sets and free room scale with it (their sizes are for 1024 MiB).
+# BENCH_LOWERS=K splits the CPU-less memory (BENCH_NODE_MB) over K nodes
+# (vm.sh MMT_LOWERS), the hot buffer interleaved over them.
 # BENCH_TRACE=1 adds mm_tiering's pair lines once a second to each log
 # (BENCH-TRACE, for reading, not parsed).
 # --quick: the smoke variant of make check (policies none and mmt, the skew
@@ -31,6 +34,8 @@ node_mb=${BENCH_NODE_MB:-1024}
 trace=()
 [ -n "${BENCH_TRACE:-}" ] && trace=(mmt.trace=1)
 export MMT_NODE_MB=$node_mb
+lowers=${BENCH_LOWERS:-1}
+export MMT_LOWERS=$lowers
 out=${BENCH_OUT:-$MMT_TOP/build/bench}
 quick=
 if [ "${1:-}" = --quick ]; then
@@ -54,7 +59,8 @@ cell() {
 	echo "bench: repeat $3/$repeats, $2, $1 (${s} s)"
 	"${pin[@]}" "$MMT_TOP/scripts/vm.sh" "$out/initrd.gz" bench \
 		$((s * 3 + 300)) mmt.policy="$1" \
-		mmt.workload="$2" mmt.secs="$s" mmt.node_mb="$node_mb" "${trace[@]}" quiet \
+		mmt.workload="$2" mmt.secs="$s" mmt.node_mb="$node_mb" \
+		mmt.lowers="$lowers" "${trace[@]}" quiet \
 		</dev/null 2>&1 | tr -d '\r' >"$log" || true
 	grep -E '^BENCH-(RESULT|ERROR)' "$log" || echo "bench: no result in $log"
 }
@@ -92,4 +98,6 @@ done
 wait
 
 /usr/bin/python3 "$MMT_TOP/bench/report.py" "$out" \
-	--conditions "Debian $MMT_KVER, QEMU TCG (thread=single), node0 2 CPUs + $node_mb MiB / node1 CPU-less $node_mb MiB, HMAT 80/250 ns, 72/26 GB/s; ${secs} s per run, $repeats repeat(s)"
+	--conditions "Debian $MMT_KVER, QEMU TCG (thread=single), node0 2 CPUs + $node_mb MiB / $(
+	[ "$lowers" = 1 ] && echo "node1 CPU-less $node_mb MiB" ||
+	echo "nodes 1-$lowers CPU-less, $node_mb MiB in all"), HMAT 80/250 ns, 72/26 GB/s; ${secs} s per run, $repeats repeat(s)"

@@ -19,7 +19,10 @@
 # offline 512 MiB pc-dimm (a node that joins and leaves while node1 runs),
 # then a 256 MiB pc-dimm of node1's above node2's: node1's span holds the
 # PCI hole and all of node2.  MMT_NODE_MB=N: both nodes of the default
-# topology N MiB instead of 1024.  MMT_SMP=N gives node0 N
+# topology N MiB instead of 1024.  MMT_LOWERS=K: the default topology's
+# CPU-less memory split over K nodes (1..8, 1 to 8 of them; the same total,
+# in 128 MiB blocks, the first nodes one block more where it does not
+# divide), all alike in SLIT and HMAT.  MMT_SMP=N gives node0 N
 # CPUs instead of 2 (the mm migration selftest wants at least 3).
 # MMT_TOPO=sockets: two sockets of a CPU, 1 GiB and a 512 MiB CPU-less node
 # each (nodes 0 and 1 upper, 2 behind 0, 3 behind 1).  MMT_TOPO=nodes8:
@@ -40,8 +43,22 @@ kernel=${MMT_KERNEL:-$MMT_KDIR/usr/lib/modules/$MMT_KVER/vmlinuz}
 
 # MMT_NODE_MB: the two nodes' size in the default topology (1024)
 nmb=${MMT_NODE_MB:-1024}
-mem=(-m $((2 * nmb))M -object "memory-backend-ram,id=m0,size=${nmb}M"
-     -object "memory-backend-ram,id=m1,size=${nmb}M")
+lowers=${MMT_LOWERS:-1}
+[ -z "${MMT_TOPO:-}" ] || lowers=1
+mem=(-m $((2 * nmb))M -object "memory-backend-ram,id=m0,size=${nmb}M")
+if [ "$lowers" -le 1 ]; then
+	mem+=(-object "memory-backend-ram,id=m1,size=${nmb}M")
+else
+	blocks=$((nmb / 128))
+	if [ "$lowers" -gt 8 ] || [ "$lowers" -gt "$blocks" ]; then
+		echo "vm.sh: MMT_LOWERS=$lowers: 1 to 8, at most $blocks" >&2
+		exit 2
+	fi
+	for n in $(seq 1 "$lowers"); do
+		b=$((blocks / lowers + (n - 1 < blocks % lowers)))
+		mem+=(-object "memory-backend-ram,id=m$n,size=$((b * 128))M")
+	done
+fi
 extra= node1=memdev=m1,
 case ${MMT_TOPO:-} in
 hotplug_new)
@@ -191,6 +208,24 @@ elif [ "${MMT_TOPO:-}" = flat ]; then
 	numa=(-machine pc -smp 2,sockets=2,cores=1,threads=1
 	      -numa node,nodeid=0,cpus=0,memdev=m0
 	      -numa node,nodeid=1,cpus=1,memdev=m1)
+elif [ "$lowers" -gt 1 ]; then
+	# node0 as below; nodes 1..K CPU-less, all at SLIT 20 from node0 and
+	# HMAT 250 ns, 26 GB/s: K alike devices of the one lower tier
+	numa=(-machine pc,hmat=on -smp "${MMT_SMP:-2}"
+	      -numa "node,nodeid=0,cpus=0-$((${MMT_SMP:-2} - 1)),memdev=m0,initiator=0")
+	for n in $(seq 1 "$lowers"); do
+		numa+=(-numa "node,nodeid=$n,memdev=m$n,initiator=0")
+	done
+	for a in $(seq 0 "$lowers"); do
+		for b in $(seq $((a + 1)) "$lowers"); do
+			d=30; [ $a -eq 0 ] && d=20
+			numa+=(-numa "dist,src=$a,dst=$b,val=$d")
+		done
+	done
+	numa+=($(hmat_lb 0 0 80 72))
+	for n in $(seq 1 "$lowers"); do
+		numa+=($(hmat_lb 0 $n 250 26))
+	done
 else
 	smp=${MMT_SMP:-2}
 	numa=(-machine pc,hmat=on -smp "$smp"

@@ -12,6 +12,10 @@ SECS=${SECS:-60}
 NODE_MB=$(cmdline_arg node_mb)
 NODE_MB=${NODE_MB:-1024}
 mb() { echo $(($1 * NODE_MB / 1024)); }
+# the CPU-less nodes (scripts/bench.sh BENCH_LOWERS): the hot buffer is
+# interleaved over nodes 1..LOWERS
+LOWERS=$(cmdline_arg lowers)
+LOWERS=${LOWERS:-1}
 # mmt.trace=1 (exploration, not parsed): mm_tiering's pair lines once a
 # second, stamped with the milliseconds since the workload's start
 TRACE=$(cmdline_arg trace)
@@ -123,7 +127,7 @@ tail)	load="-H $(mb 200) -K 2 -P $((SECS / 2)) -F $F -W 64" ;;
 perturb) load="-H $(mb 120) -F $F -X 30 -Y 60" ;;
 *)	echo "BENCH-ERROR workload $WORKLOAD"; exit 1 ;;
 esac
-tierload $load $thp -t "$SECS" -w /tmp/go > /tmp/load.log &
+tierload -l "1-$LOWERS" $load $thp -t "$SECS" -w /tmp/go > /tmp/load.log &
 load_pid=$!
 wait_line 'tierload oracle' /tmp/load.log 300 || echo "BENCH-ERROR setup"
 mig0=$(vmstat pgmigrate_success)
@@ -134,7 +138,8 @@ numab2)	echo 2 > /proc/sys/kernel/numa_balancing
 	echo 1 > /sys/kernel/mm/numa/demotion_enabled
 	echo "BENCH-INFO memory tiers: $(for t in /sys/devices/virtual/memory_tiering/memory_tier*; do
 		echo "${t##*/}=$(cat $t/nodelist)"; done | tr '\n' ' ')" ;;
-recipe)	damon_recipe ;;
+recipe)	[ "$LOWERS" = 1 ] || echo "BENCH-ERROR recipe: one lower node only"
+	damon_recipe ;;
 mmt)	modprobe mm_tiering enabled=Y ;;
 mmt_static) modprobe mm_tiering enabled=Y controller=N ;;
 *)	echo "BENCH-ERROR policy $POLICY" ;;

@@ -2,17 +2,21 @@
 /*
  * tierload: the test workload of the mm-tiering bench (runs in the guest).
  *
- * Places a cold set on the upper node and a hot set on the lower node by
- * first touch under set_mempolicy(MPOL_BIND), then returns to MPOL_DEFAULT
+ * Places a cold set on the upper node and a hot set on the lower node (or
+ * interleaved over the lower nodes) by first touch under
+ * set_mempolicy(MPOL_BIND or MPOL_INTERLEAVE), then returns to MPOL_DEFAULT
  * so that no policy pins the pages.  It then keeps reading the hot set,
  * prints once per interval how many pages of each set sit on each node
  * (move_pages(2) with no target nodes), and at the end verifies that every
  * byte of every page still holds its pattern.
  *
- * Usage: tierload [-u node] [-l node] [-H hot_mb] [-C cold_mb | -F free_mb]
+ * Usage: tierload [-u node] [-l nodes] [-H hot_mb] [-C cold_mb | -F free_mb]
  *                 [-t seconds] [-i interval_ms] [-w file] [-s file] [-x]
  *                 [-K slices -P phase_seconds] [-Z s_x100] [-W tail]
  *                 [-T tlb_pages] [-L] [-X pct -Y period_seconds]
+ *   -l  the lower node, or a list (1,2,3 or 1-3, nodes below 64): the hot
+ *       buffer interleaved over them; the *_low counts are of all of them,
+ *       and -X forces hot pages down to the first
  *   -C  cold set size; -F: size the cold set to leave free_mb free on the
  *       upper node (read from /sys/devices/system/node/nodeN/meminfo)
  *   -w  after setup, wait until @file exists before the timed run
@@ -80,19 +84,54 @@
 
 #define MPOL_DEFAULT	0
 #define MPOL_BIND	2
+#define MPOL_INTERLEAVE	3
 #define MPOL_MF_MOVE	(1 << 1)
 #define PAGE		4096UL
 #define HPAGE		(2UL << 20)
 
 static int use_thp;
+/* -l: the lower nodes, a bit each */
+static unsigned long low_mask;
 
-static long set_policy(int mode, int node)
+static int is_low(int node)
+{
+	return node >= 0 && node < 64 && (low_mask >> node & 1);
+}
+
+/* -l's list: "1", "1,2,3", "1-3"; 0 when it is not one */
+static unsigned long parse_nodes(const char *s)
+{
+	unsigned long m = 0;
+	char *end;
+
+	for (;;) {
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s || a < 0 || a > 63)
+			return 0;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a || b > 63)
+				return 0;
+		}
+		for (; a <= b; a++)
+			m |= 1UL << a;
+		if (!*end)
+			return m;
+		if (*end != ',')
+			return 0;
+		s = end + 1;
+	}
+}
+
+static long set_policy(int mode, unsigned long nodes)
 {
 	unsigned long mask[16] = { 0 };
 
 	if (mode == MPOL_DEFAULT)
 		return syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0);
-	mask[node / 64] = 1UL << (node % 64);
+	mask[0] = nodes;
 	return syscall(SYS_set_mempolicy, mode, mask, 1024);
 }
 
@@ -106,7 +145,7 @@ static uint64_t pattern(uint64_t set, uint64_t page, uint64_t word)
 	return x;
 }
 
-static unsigned char *alloc_on(int node, size_t pages, int set)
+static unsigned char *alloc_on(unsigned long nodes, size_t pages, int set)
 {
 	unsigned char *p;
 	size_t i, w;
@@ -125,7 +164,8 @@ static unsigned char *alloc_on(int node, size_t pages, int set)
 		/* 4 KiB folios: every page is counted and moved on its own */
 		madvise(p, pages * PAGE, MADV_NOHUGEPAGE);
 	}
-	if (set_policy(MPOL_BIND, node)) {
+	if (set_policy(nodes & (nodes - 1) ? MPOL_INTERLEAVE : MPOL_BIND,
+		       nodes)) {
 		perror("tierload: set_mempolicy");
 		exit(1);
 	}
@@ -186,8 +226,8 @@ static long n_unknown;
 #define MAX_NODES	64
 static long n_on[MAX_NODES];
 
-/* Count the pages of [p, p + pages) on @up, @low and elsewhere. */
-static void where(unsigned char *p, size_t pages, int up, int low,
+/* Count the pages of [p, p + pages) on @up, the lower nodes and elsewhere. */
+static void where(unsigned char *p, size_t pages, int up,
 		  long *n_up, long *n_low, long *n_other)
 {
 	static void **addrs;
@@ -211,7 +251,7 @@ static void where(unsigned char *p, size_t pages, int up, int low,
 	for (i = 0; i < pages; i++) {
 		if (status[i] == up)
 			(*n_up)++;
-		else if (status[i] == low)
+		else if (is_low(status[i]))
 			(*n_low)++;
 		else if (status[i] >= 0)
 			(*n_other)++;
@@ -420,7 +460,12 @@ int main(int argc, char **argv)
 			up = atoi(optarg);
 			break;
 		case 'l':
-			low = atoi(optarg);
+			low_mask = parse_nodes(optarg);
+			if (!low_mask) {
+				fprintf(stderr, "tierload: bad -l %s\n", optarg);
+				return 2;
+			}
+			low = __builtin_ctzl(low_mask);
 			break;
 		case 'H':
 			hot_mb = atol(optarg);
@@ -476,18 +521,24 @@ int main(int argc, char **argv)
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!low_mask)
+		low_mask = 1UL << low;
+	if (up < 0 || up > 63 || is_low(up)) {
+		fprintf(stderr, "tierload: bad upper node %d\n", up);
+		return 2;
+	}
 	hot_pages = hot_mb * 256;
 	/* the hot set first: the cold set then fills what is left */
 	if (slices < 1)
 		slices = 1;
-	hot = alloc_on(low, hot_pages * slices, 1);
+	hot = alloc_on(low_mask, hot_pages * slices, 1);
 	if (cold_mb < 0) {
 		long f = node_free_mb(up);
 
 		cold_mb = f > free_mb ? f - (free_mb < 0 ? 0 : free_mb) : 0;
 	}
 	cold_pages = cold_mb * 256;
-	cold = cold_pages ? alloc_on(up, cold_pages, 2) : NULL;
+	cold = cold_pages ? alloc_on(1UL << up, cold_pages, 2) : NULL;
 	if (perturb_pct <= 0 || perturb_s <= 0)
 		perturb_pct = perturb_s = 0;
 	printf("tierload setup hot_pages=%zu cold_pages=%zu up_free_mb=%ld slices=%ld phase_ms=%ld thp_kb=%ld\n",
@@ -553,7 +604,7 @@ int main(int argc, char **argv)
 			size_t base;
 
 			where(hot + (phase % slices) * hot_pages * PAGE,
-			      hot_pages, up, low, &hu, &hl, &ho);
+			      hot_pages, up, &hu, &hl, &ho);
 			if (!zipf)
 				share = (double)hu / hot_pages;
 			/* every page: moves, and the Zipf share */
@@ -567,7 +618,7 @@ int main(int argc, char **argv)
 					cold + (base - hot_pages * slices) * PAGE;
 				long x, y, z;
 
-				where(a, n, up, low, &x, &y, &z);
+				where(a, n, up, &x, &y, &z);
 				if (base >= hot_pages * slices) {
 					cu += x;
 					cl += y;
