@@ -20,9 +20,9 @@
 # then a 256 MiB pc-dimm of node1's above node2's: node1's span holds the
 # PCI hole and all of node2.  MMT_NODE_MB=N: both nodes of the default
 # topology N MiB instead of 1024.  MMT_LOWERS=K: the default topology's
-# CPU-less memory split over K nodes (1..8, 1 to 8 of them; the same total,
-# in 128 MiB blocks, the first nodes one block more where it does not
-# divide), all alike in SLIT and HMAT.  MMT_SMP=N gives node0 N
+# CPU-less memory split over K nodes (1 to 8; the same total in 128 MiB
+# blocks, the first nodes one block more where it does not divide, a
+# remainder under a block left out), all alike in SLIT and HMAT.  MMT_SMP=N gives node0 N
 # CPUs instead of 2 (the mm migration selftest wants at least 3).
 # MMT_TOPO=sockets: two sockets of a CPU, 1 GiB and a 512 MiB CPU-less node
 # each (nodes 0 and 1 upper, 2 behind 0, 3 behind 1).  MMT_TOPO=nodes8:
@@ -54,6 +54,8 @@ else
 		echo "vm.sh: MMT_LOWERS=$lowers: 1 to 8, at most $blocks" >&2
 		exit 2
 	fi
+	# -m is the sum of the nodes' memory
+	mem[1]=$((nmb + blocks * 128))M
 	for n in $(seq 1 "$lowers"); do
 		b=$((blocks / lowers + (n - 1 < blocks % lowers)))
 		mem+=(-object "memory-backend-ram,id=m$n,size=$((b * 128))M")
