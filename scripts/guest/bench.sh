@@ -16,6 +16,11 @@ mb() { echo $(($1 * NODE_MB / 1024)); }
 # interleaved over nodes 1..LOWERS
 LOWERS=$(cmdline_arg lowers)
 LOWERS=${LOWERS:-1}
+# the seed's recipe is two kdamonds, node0 and node1
+if [ "$POLICY" = recipe ] && [ "$LOWERS" != 1 ]; then
+	echo "BENCH-ERROR recipe: one lower node only"
+	exit 1
+fi
 # mmt.trace=1 (exploration, not parsed): mm_tiering's pair lines once a
 # second, stamped with the milliseconds since the workload's start
 TRACE=$(cmdline_arg trace)
@@ -138,8 +143,7 @@ numab2)	echo 2 > /proc/sys/kernel/numa_balancing
 	echo 1 > /sys/kernel/mm/numa/demotion_enabled
 	echo "BENCH-INFO memory tiers: $(for t in /sys/devices/virtual/memory_tiering/memory_tier*; do
 		echo "${t##*/}=$(cat $t/nodelist)"; done | tr '\n' ' ')" ;;
-recipe)	[ "$LOWERS" = 1 ] || echo "BENCH-ERROR recipe: one lower node only"
-	damon_recipe ;;
+recipe)	damon_recipe ;;
 mmt)	modprobe mm_tiering enabled=Y ;;
 mmt_static) modprobe mm_tiering enabled=Y controller=N ;;
 *)	echo "BENCH-ERROR policy $POLICY" ;;
