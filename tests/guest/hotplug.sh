@@ -4,7 +4,8 @@
 # offline (memhp_default_state=offline).  The module is enabled first, the
 # DIMM's blocks are onlined (movable) 20 s later, then a 300 MiB hot set is
 # first-touched on node1, where it lands in the new memory (user pages go to
-# ZONE_MOVABLE first): >= 90 % of it must reach node0 within 60 s.
+# ZONE_MOVABLE first), the cold set fills node0 to leave room for it and
+# 100 MiB more: >= 90 % of it must reach node0 within 60 s.
 # Then the DIMM is offlined again with tiering on: node1's range shrinks
 # back.  node1's ranges leave out the hole between its boot memory and the
 # DIMM.  Negative control (hotplug_neg.sh, hotplug=N: the module keeps the memory
@@ -49,8 +50,20 @@ if [ -z "$NEG" ]; then
 	check ranges_skip_hole $? "$(echo "$line" | sed 's/^\[[^]]*\] //') (at enable: $(dmesg | grep -o 'node 1: monitoring .*' | head -1))"
 fi
 
+# The cold set leaves node0 room for the whole hot set and SPARE_MB more,
+# sized before the hot set is touched: with -F 100 (the cold set sized
+# after it), the module, enabled all along, promoted the hot set while the
+# cold set was being touched, node0 ran out under the cold set's MPOL_BIND
+# and the OOM killer took tierload (1 run in 2 once the backed-off lower
+# node sampled every 100 ms, 27d7fb9; its wake is that much faster).
+# Promotion outrunning a bound allocation is open in issue 14 (see
+# hotplug_new.sh); this scenario tests that the new memory is followed.
+SPARE_MB=${SPARE_MB:-100}
+free0=$(awk '$3 == "MemFree:" { print int($4 / 1024) }' /sys/devices/system/node/node0/meminfo)
+cold=$((free0 - HOT_MB - SPARE_MB))
+[ "$cold" -lt 0 ] && cold=0
 mf0=$(movable_free 1)
-tierload -H "$HOT_MB" -F 100 -t "$RUN_S" -w /tmp/go > /tmp/load.log &
+tierload -H "$HOT_MB" -C "$cold" -t "$RUN_S" -w /tmp/go > /tmp/load.log &
 load=$!
 wait_line 'tierload setup' /tmp/load.log 120 || fail setup "workload did not start"
 mf1=$(movable_free 1)
