@@ -132,7 +132,14 @@ tail)	load="-H $(mb 200) -K 2 -P $((SECS / 2)) -F $F -W 64" ;;
 perturb) load="-H $(mb 120) -F $F -X 30 -Y 60" ;;
 *)	echo "BENCH-ERROR workload $WORKLOAD"; exit 1 ;;
 esac
-tierload -l "1-$LOWERS" $load $thp -t "$SECS" -w /tmp/go > /tmp/load.log &
+# nodes above 1 GiB: the samples read every (node_mb / 1024)-th page, about
+# as many pages as with 1 GiB nodes (tierload -S; Zipf weighs every page)
+stride=
+case ${WORKLOAD%_thp} in
+zipf*)	;;
+*)	[ "$NODE_MB" -le 1024 ] || stride="-S $((NODE_MB / 1024))" ;;
+esac
+tierload -l "1-$LOWERS" $load $thp $stride -t "$SECS" -w /tmp/go > /tmp/load.log &
 load_pid=$!
 wait_line 'tierload oracle' /tmp/load.log 300 || echo "BENCH-ERROR setup"
 mig0=$(vmstat pgmigrate_success)

@@ -14,6 +14,7 @@
  *                 [-t seconds] [-i interval_ms] [-w file] [-s file] [-x]
  *                 [-K slices -P phase_seconds] [-Z s_x100] [-W tail]
  *                 [-T tlb_pages] [-L] [-X pct -Y period_seconds]
+ *                 [-S stride]
  *   -l  the lower node, or a list (1,2,3 or 1-3, nodes below 64): the hot
  *       buffer interleaved over them; the *_low counts are of all of them,
  *       and -X forces hot pages down to the first
@@ -48,12 +49,19 @@
  *       pages of the cold set (at random, from the lower node) up, with
  *       move_pages(2): a forced exchange that the tiering policy must undo
  *       (moved= and moved2= count the policy's moves only)
+ *   -S  the samples read the node of every @stride-th page only (default
+ *       1: every page) and count each page read for @stride: the counts,
+ *       moved= and moved2= become estimates.  With nodes of 8 GiB a sample
+ *       of every page (move_pages(2) over 2 million pages) takes seconds of
+ *       the guest's CPU under TCG.  Not with -Z, whose share weighs every
+ *       page by its rank.
  *   -x  inject a one-byte corruption before verifying (checker control)
  *
  * Output lines (all start with "tierload"):
  *   tierload setup hot_pages=N cold_pages=N up_free_mb=N slices=N
- *            phase_ms=N thp_kb=N
- *       phase_ms: -P or -Y in ms (0: no phases); thp_kb: AnonHugePages
+ *            phase_ms=N thp_kb=N stride=N
+ *       phase_ms: -P or -Y in ms (0: no phases); thp_kb: AnonHugePages;
+ *       stride: -S
  *   tierload t=<ms> hot_up=N hot_low=N cold_up=N cold_low=N other=N
  *            up_free_mb=N phase=N upshare_bp=N moved=N moved2=N unknown=N
  *            nodes=N:pages,...
@@ -215,6 +223,9 @@ static long thp_kb(void)
 
 static int *status;
 
+/* -S: the samples read every stride-th page and count it stride times */
+static size_t stride = 1;
+
 /*
  * Pages whose node move_pages() could not tell at the last call (a page
  * under migration has a migration entry instead of a page table entry:
@@ -226,38 +237,43 @@ static long n_unknown;
 #define MAX_NODES	64
 static long n_on[MAX_NODES];
 
-/* Count the pages of [p, p + pages) on @up, the lower nodes and elsewhere. */
-static void where(unsigned char *p, size_t pages, int up,
-		  long *n_up, long *n_low, long *n_other)
+/*
+ * Count the pages of [p, p + pages) on @up, the lower nodes and elsewhere,
+ * reading every stride-th page (status[i]: page i * stride) and counting
+ * each for stride.  Return how many pages were read.
+ */
+static size_t where(unsigned char *p, size_t pages, int up,
+		    long *n_up, long *n_low, long *n_other)
 {
 	static void **addrs;
 	static size_t cap;
-	size_t i;
+	size_t i, n = (pages + stride - 1) / stride;
 
-	if (cap < pages) {
+	if (cap < n) {
 		free(addrs);
 		free(status);
-		addrs = malloc(pages * sizeof(*addrs));
-		status = malloc(pages * sizeof(*status));
-		cap = pages;
+		addrs = malloc(n * sizeof(*addrs));
+		status = malloc(n * sizeof(*status));
+		cap = n;
 	}
-	for (i = 0; i < pages; i++)
-		addrs[i] = p + i * PAGE;
+	for (i = 0; i < n; i++)
+		addrs[i] = p + i * stride * PAGE;
 	*n_up = *n_low = *n_other = 0;
-	if (syscall(SYS_move_pages, 0, pages, addrs, NULL, status, 0)) {
+	if (syscall(SYS_move_pages, 0, n, addrs, NULL, status, 0)) {
 		perror("tierload: move_pages");
 		exit(1);
 	}
-	for (i = 0; i < pages; i++) {
+	for (i = 0; i < n; i++) {
 		if (status[i] == up)
-			(*n_up)++;
+			*n_up += stride;
 		else if (is_low(status[i]))
-			(*n_low)++;
+			*n_low += stride;
 		else if (status[i] >= 0)
-			(*n_other)++;
+			*n_other += stride;
 		else
-			n_unknown++;
+			n_unknown += stride;
 	}
+	return n;
 }
 
 /* " nodes=N:pages,..." (the nodes that hold pages of the sets) and the newline */
@@ -454,7 +470,7 @@ int main(int argc, char **argv)
 	long start, next, sink = 0;
 	size_t cur = 0;
 
-	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:s:xK:P:Z:W:T:LX:Y:")) != -1) {
+	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:s:xK:P:Z:W:T:LX:Y:S:")) != -1) {
 		switch (opt) {
 		case 'u':
 			up = atoi(optarg);
@@ -515,6 +531,9 @@ int main(int argc, char **argv)
 		case 'Y':
 			perturb_s = atol(optarg);
 			break;
+		case 'S':
+			stride = strtoul(optarg, NULL, 10);
+			break;
 		default:
 			fprintf(stderr, "tierload: bad usage\n");
 			return 2;
@@ -525,6 +544,10 @@ int main(int argc, char **argv)
 		low_mask = 1UL << low;
 	if (up < 0 || up > 63 || is_low(up)) {
 		fprintf(stderr, "tierload: bad upper node %d\n", up);
+		return 2;
+	}
+	if (stride < 1 || (zipf && stride > 1)) {
+		fprintf(stderr, "tierload: bad -S (at least 1, and 1 with -Z)\n");
 		return 2;
 	}
 	hot_pages = hot_mb * 256;
@@ -541,9 +564,9 @@ int main(int argc, char **argv)
 	cold = cold_pages ? alloc_on(1UL << up, cold_pages, 2) : NULL;
 	if (perturb_pct <= 0 || perturb_s <= 0)
 		perturb_pct = perturb_s = 0;
-	printf("tierload setup hot_pages=%zu cold_pages=%zu up_free_mb=%ld slices=%ld phase_ms=%ld thp_kb=%ld\n",
+	printf("tierload setup hot_pages=%zu cold_pages=%zu up_free_mb=%ld slices=%ld phase_ms=%ld thp_kb=%ld stride=%zu\n",
 	       hot_pages, cold_pages, node_free_mb(up), slices,
-	       (phase_s ? phase_s : perturb_s) * 1000, thp_kb());
+	       (phase_s ? phase_s : perturb_s) * 1000, thp_kb(), stride);
 	/* page i < hot_pages * slices is in the hot buffer, then the cold set */
 	all_pages = hot_pages * slices + cold_pages;
 	last_node = calloc(all_pages, 1);
@@ -601,12 +624,12 @@ int main(int argc, char **argv)
 
 			long moved = 0, moved2 = 0;
 			double share = 0;
-			size_t base;
+			size_t base, n_hot;
 
-			where(hot + (phase % slices) * hot_pages * PAGE,
-			      hot_pages, up, &hu, &hl, &ho);
+			n_hot = where(hot + (phase % slices) * hot_pages * PAGE,
+				      hot_pages, up, &hu, &hl, &ho);
 			if (!zipf)
-				share = (double)hu / hot_pages;
+				share = (double)hu / (n_hot * stride);
 			/* every page: moves, and the Zipf share */
 			n_unknown = 0;
 			memset(n_on, 0, sizeof(n_on));
@@ -618,7 +641,7 @@ int main(int argc, char **argv)
 					cold + (base - hot_pages * slices) * PAGE;
 				long x, y, z;
 
-				where(a, n, up, &x, &y, &z);
+				n = where(a, n, up, &x, &y, &z);
 				if (base >= hot_pages * slices) {
 					cu += x;
 					cl += y;
@@ -626,20 +649,21 @@ int main(int argc, char **argv)
 				}
 				for (i = 0; i < n; i++) {
 					unsigned char nd = status[i] + 1;
+					size_t pg = base + i * stride;
 
 					if (status[i] < 0)
 						continue;
 					if (status[i] < MAX_NODES)
-						n_on[status[i]]++;
-					if (last_node[base + i] &&
-					    last_node[base + i] != nd &&
-					    moves[base + i] < 255)
-						moves[base + i]++;
-					last_node[base + i] = nd;
-					moved += moves[base + i] >= 1;
-					moved2 += moves[base + i] >= 2;
+						n_on[status[i]] += stride;
+					if (last_node[pg] &&
+					    last_node[pg] != nd &&
+					    moves[pg] < 255)
+						moves[pg]++;
+					last_node[pg] = nd;
+					moved += moves[pg] >= 1 ? stride : 0;
+					moved2 += moves[pg] >= 2 ? stride : 0;
 					if (zipf && status[i] == up)
-						share += weight[base + i];
+						share += weight[pg];
 				}
 			}
 			printf("tierload t=%ld hot_up=%ld hot_low=%ld cold_up=%ld cold_low=%ld other=%ld up_free_mb=%ld phase=%ld upshare_bp=%ld moved=%ld moved2=%ld unknown=%ld",
