@@ -59,7 +59,7 @@ fi
 # Promotion outrunning a bound allocation is open in issue 14 (see
 # hotplug_new.sh); this scenario tests that the new memory is followed.
 SPARE_MB=${SPARE_MB:-100}
-free0=$(awk '$3 == "MemFree:" { print int($4 / 1024) }' /sys/devices/system/node/node0/meminfo)
+free0=$(node_mb 0 MemFree)
 cold=$((free0 - HOT_MB - SPARE_MB))
 [ "$cold" -lt 0 ] && cold=0
 mf0=$(movable_free 1)

@@ -34,6 +34,12 @@ node_bp() {
 		"/sys/devices/system/node/node$1/meminfo"
 }
 
+# node_mb NODE FIELD: FIELD of the node's meminfo in MiB
+node_mb() {
+	awk -v f="$2:" '$3 == f { print int($4 / 1024) }' \
+		"/sys/devices/system/node/node$1/meminfo"
+}
+
 # param_node PARAM NID: the value for NID of a "nid:value ..." parameter
 param_node() { tr ' ' '\n' < "$P/$1" | awk -F: -v n="$2" '$1 == n { print $2 }'; }
 

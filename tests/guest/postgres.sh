@@ -47,8 +47,7 @@ prepare() {
 	[ -e /sys/module/damon_stat ] &&
 		echo N > /sys/module/damon_stat/parameters/enabled
 	echo 0 > /proc/sys/kernel/numa_balancing
-	free=$(awk '$3 == "MemFree:" { print int($4 / 1024) }' \
-		/sys/devices/system/node/node0/meminfo)
+	free=$(node_mb 0 MemFree)
 	python3 -c '
 import mmap, sys, time
 n = int(sys.argv[1]) << 20
