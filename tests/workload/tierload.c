@@ -461,7 +461,7 @@ int main(int argc, char **argv)
 	long hot_mb = 64, cold_mb = -1, free_mb = -1, secs = 10, iv = 1000;
 	long slices = 1, phase_s = 0, phase = 0, zipf = 0, tail = 0;
 	long tlb_pages = 1024, since_flush = 0;
-	long perturb_pct = 0, perturb_s = 0, perturbs = 0;
+	long perturb_pct = 0, perturb_s = 0, perturbs = 0, stride_arg = 1;
 	double *weight = NULL, *cdf = NULL;
 	size_t *page_of_rank = NULL, all_pages;
 	unsigned char *last_node = NULL, *moves = NULL;
@@ -532,7 +532,7 @@ int main(int argc, char **argv)
 			perturb_s = atol(optarg);
 			break;
 		case 'S':
-			stride = strtoul(optarg, NULL, 10);
+			stride_arg = atol(optarg);
 			break;
 		default:
 			fprintf(stderr, "tierload: bad usage\n");
@@ -546,10 +546,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tierload: bad upper node %d\n", up);
 		return 2;
 	}
-	if (stride < 1 || (zipf && stride > 1)) {
-		fprintf(stderr, "tierload: bad -S (at least 1, and 1 with -Z)\n");
+	if (stride_arg < 1 || (zipf && stride_arg > 1)) {
+		fprintf(stderr, "tierload: bad -S %ld (at least 1, and 1 with -Z)\n",
+			stride_arg);
 		return 2;
 	}
+	stride = stride_arg;
 	hot_pages = hot_mb * 256;
 	/* the hot set first: the cold set then fills what is left */
 	if (slices < 1)
