@@ -21,8 +21,8 @@ if [ "$POLICY" = recipe ] && [ "$LOWERS" != 1 ]; then
 	echo "BENCH-ERROR recipe: one lower node only"
 	exit 1
 fi
-# mmt.trace=1 (exploration, not parsed): mm_tiering's pair lines once a
-# second, stamped with the milliseconds since the workload's start
+# mmt.trace=1 (exploration, not parsed): mm_tiering's pair and node lines
+# once a second, stamped with the milliseconds since the workload's start
 TRACE=$(cmdline_arg trace)
 
 # DAMON sysfs: write FILE VALUE under the admin tree
@@ -165,6 +165,9 @@ if [ -n "$TRACE" ] && [ -e $P/status ]; then
 		sleep 1
 		t=$(awk -v t0="$t0" '{ printf "%d", $1 * 1000 - t0 }' /proc/uptime)
 		grep '^pair' $P/status | sed "s/^/BENCH-TRACE t=$t /"
+		grep '^node=[0-9]* tier' $P/status |
+			sed "s/^/BENCH-TRACE-NODE t=$t /"
+		echo "BENCH-TRACE-OUT t=$t tried=$(cat $P/bytes_tried) nr_tried=$(cat $P/nr_tried_regions) qt_exceeds=$(cat $P/nr_quota_exceeds)"
 	done &
 fi
 csum=0 cn=0 i=5
