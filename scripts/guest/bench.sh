@@ -22,7 +22,8 @@ if [ "$POLICY" = recipe ] && [ "$LOWERS" != 1 ]; then
 	exit 1
 fi
 # mmt.trace=1 (exploration, not parsed): mm_tiering's pair and node lines
-# once a second, stamped with the milliseconds since the workload's start
+# and the schemes' counters once a second, stamped with the milliseconds
+# since the workload's start
 TRACE=$(cmdline_arg trace)
 
 # DAMON sysfs: write FILE VALUE under the admin tree
