@@ -89,6 +89,36 @@ static inline void mmt_quota_fail_charge(struct damos_quota *q,
 #endif
 
 /*
+ * A scheme that stops after one walk over its regions (damos
+ * max_nr_snapshots, 7.2 and 7.3).  6.12 has none: mmt_prime_scheme() then
+ * adds no priming walk (there the first quota window of a scheme has no size
+ * limit, and the first walk covers the node anyway).
+ */
+#ifdef MMT_HAVE_MAX_NR_SNAPSHOTS
+#define MMT_PRIME	true
+static inline void mmt_scheme_once(struct damos *s)
+{
+	s->max_nr_snapshots = 1;
+}
+
+static inline bool mmt_scheme_done(const struct damos *s)
+{
+	return s->max_nr_snapshots &&
+	       s->stat.nr_snapshots >= s->max_nr_snapshots;
+}
+#else
+#define MMT_PRIME	false
+static inline void mmt_scheme_once(struct damos *s)
+{
+}
+
+static inline bool mmt_scheme_done(const struct damos *s)
+{
+	return false;
+}
+#endif
+
+/*
  * Filters: the module uses reject filters only.  6.12's damos_new_filter()
  * has no @allow (every filter rejects what it matches).
  */

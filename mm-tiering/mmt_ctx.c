@@ -260,6 +260,46 @@ int mmt_node_goals(int nid, const struct mmt_cfg *cfg, struct mmt_goals *goals)
 }
 
 /*
+ * The priming walk: a page that nobody has checked since it was last
+ * touched counts as young (its idle flag is clear), and after a load most
+ * pages are such, however long ago they were touched.  The young filters
+ * of the first walk would then promote every page they see and demote
+ * none, and demotion would start only at its second walk over the node
+ * (seconds, and more as nodes grow).  This scheme young-checks every page
+ * of the node once, MMT_PRIME_MB_PER_INTERVAL at a time, which leaves the
+ * pages old; then it stops.  DAMOS_STAT: it moves nothing and does not
+ * reset the regions' age.  Its filter is added once the context owns it.
+ * NULL where the kernel cannot stop a scheme (mmt_compat.h) or out of
+ * memory.
+ */
+static struct damos *mmt_prime_scheme(void)
+{
+	struct damos_access_pattern pattern = {
+		.min_sz_region = PAGE_SIZE,
+		.max_sz_region = ULONG_MAX,
+		.min_nr_accesses = 0,
+		.max_nr_accesses = UINT_MAX,
+		.min_age_region = 0,
+		.max_age_region = UINT_MAX,
+	};
+	struct damos_quota quota = {
+		.reset_interval = MMT_QUOTA_INTERVAL_MS,
+		.sz = MMT_PRIME_MB_PER_INTERVAL * SZ_1M,
+	};
+	struct damos_watermarks wmarks = { .metric = DAMOS_WMARK_NONE };
+	struct damos *s;
+
+	if (!MMT_PRIME)
+		return NULL;
+	s = mmt_call(damon_new_scheme)(&pattern, DAMOS_STAT,
+			MMT_QUOTA_INTERVAL_MS * USEC_PER_MSEC, &quota, &wmarks,
+			NUMA_NO_NODE);
+	if (s)
+		mmt_scheme_once(s);
+	return s;
+}
+
+/*
  * Capacity mode: one scheme, promotion (@promote) into @target until its
  * used memory reaches the goal, or demotion of @nid's cold pages until its
  * free memory does.  Return: 0 or -ENOMEM (the context owns what it holds).
@@ -270,6 +310,7 @@ static int mmt_capacity_scheme(struct damon_ctx *ctx, int nid, bool promote,
 {
 	struct damos_quota_goal *goal;
 	struct damos_filter *filter;
+	struct damos *schemes[2];
 	struct damos *scheme;
 
 	scheme = mmt_new_scheme(promote, target, cfg, MMT_QUOTA_INTERVAL_MS);
@@ -278,7 +319,18 @@ static int mmt_capacity_scheme(struct damon_ctx *ctx, int nid, bool promote,
 	/* walk more than it moves: a page's "young" is then recent (compat) */
 	mmt_quota_fail_charge(&scheme->quota, promote ?
 			      MMT_FAIL_CHARGE_PROMOTE : MMT_FAIL_CHARGE_DEMOTE);
-	mmt_call(damon_set_schemes)(ctx, &scheme, 1);
+	/* the migrating scheme first: the module's state follows it */
+	schemes[0] = scheme;
+	schemes[1] = mmt_prime_scheme();
+	mmt_call(damon_set_schemes)(ctx, schemes, schemes[1] ? 2 : 1);
+	if (schemes[1]) {
+		/* the check of a young page clears its accessed bits */
+		filter = mmt_new_reject_filter(DAMOS_FILTER_TYPE_YOUNG, true);
+		if (!filter)
+			return -ENOMEM;
+		mmt_call(damos_add_filter)(schemes[1], filter);
+		mmt_filters_default_allow(schemes[1]);
+	}
 
 	goal = mmt_call(damos_new_quota_goal)(mmt_goal_damos_metric(promote ?
 			MMT_GOAL_USED_BP : MMT_GOAL_FREE_BP),

@@ -36,6 +36,11 @@ struct mmt_cfg {
  */
 #define MMT_FAIL_CHARGE_PROMOTE	32
 #define MMT_FAIL_CHARGE_DEMOTE	8
+/*
+ * The priming walk (mmt_prime_scheme()): bytes it young-checks per quota
+ * interval, so that a kdamond never blocks on a whole node in one pass.
+ */
+#define MMT_PRIME_MB_PER_INTERVAL	128
 /* Floor of DAMON's self-tuned sampling interval, in microseconds. */
 #define MMT_MIN_SAMPLE_US	5000
 /* ... and its ceiling */

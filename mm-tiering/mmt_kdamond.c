@@ -337,6 +337,12 @@ int mmt_report_fn(void *data)
 	min_us = n->knob_min_sample_us;
 	max_us = n->knob_max_sample_us;
 	n->esz = first->quota.esz;
+	n->prime = "none";
+	damon_for_each_scheme(s, n->ctx) {
+		/* capacity mode: the priming walk follows the first scheme */
+		if (s != first && !n->bw)
+			n->prime = mmt_scheme_done(s) ? "done" : "walking";
+	}
 	damon_for_each_scheme(s, n->ctx) {
 		struct mmt_scheme_state *ss = &n->sch[idx];
 
@@ -349,7 +355,8 @@ int mmt_report_fn(void *data)
 		if (knobs)
 			mmt_apply_knobs(n, s, idx, max_nr, aggr_us);
 		mmt_hold_promotion(n, s, ss, knobs && (n->bw || !idx));
-		if (++idx == MMT_NR_SCHEMES)
+		/* capacity mode: the priming walk follows (mmt_ctx.c) */
+		if (++idx == (n->bw ? MMT_NR_SCHEMES : 1))
 			break;
 	}
 	spin_unlock(&mmt_stat_lock);

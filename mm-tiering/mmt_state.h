@@ -50,6 +50,8 @@ struct mmt_node {
 	unsigned long sample_us;
 	unsigned long aggr_us;
 	unsigned int nr_regions;
+	/* the priming walk (mmt_ctx.c): "none", "walking" or "done" */
+	const char *prime;
 	/* bytes of regions the scheme's access pattern matches */
 	unsigned long eligible;
 	/* bytes of regions per heat bucket (mmt_heat_bucket()) */

@@ -135,11 +135,12 @@ static void mmt_status_write(struct seq_buf *sb)
 		       mmt_running_cfg.bandwidth ? "bandwidth" : "capacity",
 		       mmt_running_cfg.upper_share_bp);
 	/* who does what on this kernel: DAMON itself or the module */
-	seq_buf_printf(sb, "kernel hook=%s node_goals=%s eligible_goal=%s goal_tuner=%s intervals=%s\n",
+	seq_buf_printf(sb, "kernel hook=%s node_goals=%s eligible_goal=%s goal_tuner=%s intervals=%s prime=%s\n",
 		       MMT_HOOK_NAME, MMT_FEED_NODE_MEM ? "module" : "damon",
 		       MMT_FEED_ELIGIBLE ? "module" : "damon",
 		       MMT_EMULATE_TEMPORAL ? "module" : "damon",
-		       MMT_TUNE_INTERVALS ? "module" : "damon");
+		       MMT_TUNE_INTERVALS ? "module" : "damon",
+		       MMT_PRIME ? "walk" : "first_window");
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = mmt_nodes[i];
 		unsigned long score;
@@ -149,7 +150,7 @@ static void mmt_status_write(struct seq_buf *sb)
 		if (mmt_goal_score(n->sch[0].goal_current,
 				   n->sch[0].goal_target, &score))
 			score = 0;
-		seq_buf_printf(sb, "node=%d tier=%s action=%s target=%d goal=%s goal_target=%lu goal_current=%lu score=%lu esz=%lu sample_us=%lu aggr_us=%lu nr_regions=%u state=%s err=%d\n",
+		seq_buf_printf(sb, "node=%d tier=%s action=%s target=%d goal=%s goal_target=%lu goal_current=%lu score=%lu esz=%lu sample_us=%lu aggr_us=%lu nr_regions=%u prime=%s state=%s err=%d\n",
 			       n->nid,
 			       n->tier == MMT_TIER_UPPER ? "upper" : "lower",
 			       n->tier == MMT_TIER_UPPER ? "demote" : "promote",
@@ -158,7 +159,8 @@ static void mmt_status_write(struct seq_buf *sb)
 			       n->bw ? "eligible_bp" : "used_bp",
 			       n->sch[0].goal_target, n->sch[0].goal_current,
 			       score, n->esz, n->sample_us, n->aggr_us,
-			       n->nr_regions, n->stopped ?: "running",
+			       n->nr_regions, n->prime ?: "none",
+			       n->stopped ?: "running",
 			       n->stop_err);
 		/* bandwidth mode: the scheme moving hot pages down */
 		if (n->bw)
