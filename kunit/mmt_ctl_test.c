@@ -315,24 +315,74 @@ static void mmt_pick_heat_test(struct kunit *test)
 	up[0] = 300 * MiB;	/* never seen accessed on the upper node */
 	up[8] = 700 * MiB;
 	/* room for everything: promote all that was seen accessed */
-	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 200 * MiB, 1), 1U);
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 200 * MiB, 1), 1U);
 	/* no room: the hot set displaces the idle pages, the tail stays */
-	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 1), 2U);
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 0, 1), 2U);
 	KUNIT_EXPECT_EQ(test, mmt_heat_sum(low, 2, MMT_NR_HEAT), 100 * MiB);
 	/* a wider gap (damping) asks for more heat */
-	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 3), 4U);
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 0, 3), 4U);
 	/* too little colder to displace: above all the lower node holds */
 	up[0] = 10 * MiB;
-	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 1), 5U);
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 0, 1), 5U);
 	/* the upper node is all hotter: nothing either */
 	memset(up, 0, sizeof(up));
 	up[MMT_NR_HEAT - 1] = 1000 * MiB;
-	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 1), 5U);
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 0, 1), 5U);
 	/* the lower node's hottest bucket, nowhere to go: the end */
 	low[MMT_NR_HEAT - 1] = MiB;
-	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 1), MMT_NR_HEAT);
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 0, 1), MMT_NR_HEAT);
 	KUNIT_EXPECT_EQ(test, mmt_heat_sum(up, 0, MMT_NR_HEAT + 5),
 			1000 * MiB);
+}
+
+/*
+ * Idle upper regions: a database's buffer pool on the lower node, 150 MiB
+ * seen accessed now and then (bucket 1), its hot buffers scattered in it;
+ * the upper node full of a filler touched once, 900 MiB at bucket 0, and 10
+ * MiB of room.  Bucket 1 does not displace bucket 0 by the margin: nothing
+ * comes up.  Once the filler has not been seen accessed for MMT_IDLE_US it
+ * is idle, and the pool may displace it.
+ */
+static void mmt_pick_heat_idle_test(struct kunit *test)
+{
+	u64 low[MMT_NR_HEAT] = {}, up[MMT_NR_HEAT] = {};
+
+	low[1] = 150 * MiB;
+	up[0] = 900 * MiB;
+	up[6] = 100 * MiB;
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 0, 10 * MiB, 1), 2U);
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 900 * MiB, 10 * MiB, 1),
+			1U);
+	/* 140 MiB idle and the room: just enough */
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 140 * MiB, 10 * MiB, 1),
+			1U);
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 139 * MiB, 10 * MiB, 1),
+			2U);
+	/* under damping too: idle pages are colder than any margin */
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 900 * MiB, 0, 4), 1U);
+	/*
+	 * idle counts once, inside bucket 0, at higher thresholds: 950 MiB
+	 * at bucket 3 do not fit in the 900 MiB of bucket 0 (1800 if it
+	 * counted twice), and T = 4 asks for nothing
+	 */
+	low[1] = 0;
+	low[3] = 950 * MiB;
+	KUNIT_EXPECT_EQ(test, mmt_pick_heat(low, up, 900 * MiB, 0, 1), 4U);
+}
+
+/* Idle: not seen accessed for MMT_IDLE_US, by the region's age. */
+static void mmt_region_idle_test(struct kunit *test)
+{
+	/* 20 aggregations of 500 ms: 10 s */
+	KUNIT_EXPECT_TRUE(test, mmt_region_idle(0, 20, 500000));
+	KUNIT_EXPECT_FALSE(test, mmt_region_idle(0, 19, 500000));
+	/* an idle lower node aggregates every 20 s: one aggregation */
+	KUNIT_EXPECT_TRUE(test, mmt_region_idle(0, 1, 20000000));
+	KUNIT_EXPECT_FALSE(test, mmt_region_idle(0, 0, 20000000));
+	/* seen accessed: never idle, however old */
+	KUNIT_EXPECT_FALSE(test, mmt_region_idle(1, 1000, 20000000));
+	/* no overflow: 2^32 - 1 aggregations of 10 s */
+	KUNIT_EXPECT_TRUE(test, mmt_region_idle(0, UINT_MAX, 10000000));
 }
 
 
@@ -536,6 +586,8 @@ static struct kunit_case mmt_ctl_cases[] = {
 	KUNIT_CASE(mmt_heat_bucket_test),
 	KUNIT_CASE(mmt_heat_min_accesses_test),
 	KUNIT_CASE(mmt_pick_heat_test),
+	KUNIT_CASE(mmt_pick_heat_idle_test),
+	KUNIT_CASE(mmt_region_idle_test),
 	KUNIT_CASE(mmt_decide_room_test),
 	KUNIT_CASE(mmt_decide_want_test),
 	KUNIT_CASE(mmt_decide_backoff_test),

@@ -59,6 +59,9 @@
  *    then only displaces colder pages, by a margin of gap buckets (1 plus
  *    the damping level), and demotion is limited to buckets below T - gap.
  *    With room to spare T = 1: everything accessed comes up (fast start).
+ *    Idle regions of the upper node (not seen accessed for MMT_IDLE_US,
+ *    mmt_region_idle) count as colder than any bucket, with no margin:
+ *    what was seen accessed at all may displace them.
  *
  * Worked example.  Budget 20 MiB per period, F = 60 MiB, free = 0,
  * kp = 1.0, ki = 0.1, nothing else allocating.  Period 1: e = 60, the law
@@ -333,27 +336,57 @@ u64 mmt_heat_sum(const u64 *heat, unsigned int from, unsigned int to)
 }
 
 /**
+ * mmt_region_idle() - whether a region of the upper node is idle.
+ * @bucket:	its heat bucket (mmt_heat_bucket())
+ * @age:	DAMON's age of it, in aggregation intervals
+ * @aggr_us:	the aggregation interval of its context
+ *
+ * Bucket 0 says "not seen accessed in this aggregation": one sample of a
+ * random page per sampling interval, about twenty of them, which a
+ * lukewarm region passes as often as not; bucket 1 on the lower node is
+ * one accessed sample more.  That is why the gap between what is promoted
+ * and what is demoted is a bucket at least.  A region that has not been
+ * seen accessed for MMT_IDLE_US (its age; DAMON resets it when the
+ * region's accesses change, and when a scheme other than DAMOS_STAT is
+ * applied to it) has failed hundreds of samples: colder than anything
+ * seen accessed at all, with no margin needed.
+ *
+ * Return: true when idle.
+ */
+bool mmt_region_idle(unsigned int bucket, unsigned int age,
+		     unsigned long aggr_us)
+{
+	return !bucket && (u64)age * aggr_us >= MMT_IDLE_US;
+}
+
+/**
  * mmt_pick_heat() - the promotion threshold, as a heat bucket.
  * @low:	bytes per heat bucket on the lower nodes
  * @up:		bytes per heat bucket on the upper node
+ * @idle:	of @up's bucket 0, the bytes of idle regions
+ *		(mmt_region_idle())
  * @room:	free bytes of the upper node above its goal
  * @gap:	buckets between what is promoted and what is demoted (>= 1)
  *
  * The lowest bucket T >= 1 such that everything at T or hotter on the lower
- * nodes fits in the room plus what the upper node holds colder than T - gap:
- * promote only what displaces colder pages, by a margin.  With a plain
- * "accessed at all" threshold, lukewarm pages of the lower node displace
- * lukewarm pages of the upper node, which come back the next minute.
+ * nodes fits in the room plus what the upper node holds colder than T - gap,
+ * or idle: promote only what displaces colder pages, by a margin.  With a
+ * plain "accessed at all" threshold, lukewarm pages of the lower node
+ * displace lukewarm pages of the upper node, which come back the next
+ * minute; idle pages do not come back.
  *
  * Return: T in 1 .. MMT_NR_HEAT (MMT_NR_HEAT: promote nothing).
  */
-unsigned int mmt_pick_heat(const u64 *low, const u64 *up, u64 room,
+unsigned int mmt_pick_heat(const u64 *low, const u64 *up, u64 idle, u64 room,
 			   unsigned int gap)
 {
 	unsigned int t;
 
 	for (t = 1; t < MMT_NR_HEAT; t++) {
 		u64 colder = t > gap ? mmt_heat_sum(up, 0, t - gap) : 0;
+
+		/* bucket 0 holds the idle bytes: counted once */
+		colder = max(colder, idle);
 
 		if (mmt_heat_sum(low, t, MMT_NR_HEAT) <= room + colder)
 			return t;
@@ -447,7 +480,7 @@ void mmt_decide(struct mmt_pair_ctl *c, const struct mmt_obs *o,
 	 * 1 + level buckets; room for those bytes, one period's worth at most
 	 */
 	gap = 1 + st->level;
-	st->heat = mmt_pick_heat(o->low, o->up, room, gap);
+	st->heat = mmt_pick_heat(o->low, o->up, o->up_idle, room, gap);
 	st->cold_below = st->heat > gap ? st->heat - gap : 0;
 	st->want = min(mmt_heat_sum(o->low, st->heat, MMT_NR_HEAT), b);
 	st->target = min(st->goal + st->want, o->managed);

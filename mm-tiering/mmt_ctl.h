@@ -112,7 +112,15 @@ unsigned int mmt_heat_bucket(unsigned int nr_accesses, unsigned int max_nr,
 			     unsigned long aggr_us);
 unsigned int mmt_heat_min_accesses(unsigned int bucket, unsigned int max_nr,
 				   unsigned long aggr_us);
-unsigned int mmt_pick_heat(const u64 *low, const u64 *up, u64 room,
+/*
+ * A region of the upper node not seen accessed for this long (its age, in
+ * microseconds) is idle: colder than anything seen accessed at all.
+ */
+#define MMT_IDLE_US		(10ULL * 1000 * 1000)
+
+bool mmt_region_idle(unsigned int bucket, unsigned int age,
+		     unsigned long aggr_us);
+unsigned int mmt_pick_heat(const u64 *low, const u64 *up, u64 idle, u64 room,
 			   unsigned int gap);
 u64 mmt_heat_sum(const u64 *heat, unsigned int from, unsigned int to);
 
@@ -128,6 +136,8 @@ u64 mmt_heat_sum(const u64 *heat, unsigned int from, unsigned int to);
  * @moved_down:		bytes demoted (or pushed) out of it this period
  * @low:		bytes per heat bucket on its lower nodes
  * @up:			bytes per heat bucket on it
+ * @up_idle:		of its bucket 0, the bytes of idle regions
+ *			(mmt_region_idle())
  * @hot:		bandwidth mode: hot bytes the distribution pattern matches
  * @share:		bandwidth mode: its share of them (node_eligible_mem_bp)
  * @share_low:		bandwidth mode: the lower node's share
@@ -142,6 +152,7 @@ struct mmt_obs {
 	u64 moved_down;
 	u64 low[MMT_NR_HEAT];
 	u64 up[MMT_NR_HEAT];
+	u64 up_idle;
 	u64 hot;
 	unsigned long share;
 	unsigned long share_low;

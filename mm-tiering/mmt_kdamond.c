@@ -202,12 +202,15 @@ struct mmt_regions {
 	/* of those, on the context's own node (fed to eligible goals) */
 	unsigned long eligible_own;
 	u64 heat[MMT_NR_HEAT];
+	/* of heat[0], the bytes of idle regions */
+	u64 idle;
 	unsigned int nr;
 };
 
 /*
  * Walk @n's regions: the bytes @first's pattern matched at the last
- * aggregation, and the bytes per heat bucket (moving sum, every sample).
+ * aggregation, and the bytes per heat bucket (moving sum, every sample) and
+ * of idle regions.
  */
 static void mmt_walk_regions(struct mmt_node *n, const struct damos *first,
 			     struct mmt_regions *out)
@@ -222,6 +225,7 @@ static void mmt_walk_regions(struct mmt_node *n, const struct damos *first,
 		out->nr += t->nr_regions;
 		damon_for_each_region(r, t) {
 			unsigned long sz = r->ar.end - r->ar.start;
+			unsigned int b;
 
 			if (mmt_region_matches(r, &first->pattern)) {
 				out->eligible += sz;
@@ -229,9 +233,11 @@ static void mmt_walk_regions(struct mmt_node *n, const struct damos *first,
 					out->eligible_own += mmt_bytes_on_node(
 						r->ar.start, r->ar.end, n->nid);
 			}
-			out->heat[mmt_heat_bucket(mmt_region_mvsum(n->ctx, r,
-								   max_nr),
-						  max_nr, aggr_us)] += sz;
+			b = mmt_heat_bucket(mmt_region_mvsum(n->ctx, r, max_nr),
+					    max_nr, aggr_us);
+			out->heat[b] += sz;
+			if (mmt_region_idle(b, r->age, aggr_us))
+				out->idle += sz;
 		}
 	}
 }
@@ -330,6 +336,7 @@ int mmt_report_fn(void *data)
 	spin_lock(&mmt_stat_lock);
 	n->eligible = regions.eligible;
 	memcpy(n->heat, regions.heat, sizeof(n->heat));
+	n->idle = regions.idle;
 	n->sample_us = n->ctx->attrs.sample_interval;
 	n->aggr_us = n->ctx->attrs.aggr_interval;
 	n->nr_regions = regions.nr;

@@ -206,6 +206,7 @@ static bool mmt_observe(struct mmt_pair *p, u64 budget, int *nr_prom)
 	}
 	dem = p->demoter->sch[0].stat.sz_applied;
 	memcpy(o->up, p->demoter->heat, sizeof(o->up));
+	o->up_idle = p->demoter->idle;
 	spin_unlock(&mmt_stat_lock);
 	o->moved_up = prom - p->last_prom;
 	o->moved_down = (push - p->last_push) + (dem - p->last_dem);
@@ -446,9 +447,10 @@ void mmt_loop_show(struct seq_buf *sb)
 
 		if (mmt_running_cfg.bandwidth)
 			mmt_bw_show(sb, p);
-		seq_buf_printf(sb, "pair=%d free=%llu goal=%llu err=%lld waiting=%llu heat=%u demote=%llu promote=%llu level=%u backoff=%d integ=%lld moved_up=%llu moved_down=%llu step_ns=%llu steps=%lu cost_ns=%llu hook_ns=%llu\n",
+		seq_buf_printf(sb, "pair=%d free=%llu goal=%llu err=%lld waiting=%llu heat=%u idle=%llu demote=%llu promote=%llu level=%u backoff=%d integ=%lld moved_up=%llu moved_down=%llu step_ns=%llu steps=%lu cost_ns=%llu hook_ns=%llu\n",
 			       p->upper, p->obs.free, p->st.goal, p->st.err,
-			       p->st.want, p->st.heat, p->st.demote,
+			       p->st.want, p->st.heat, p->obs.up_idle,
+			       p->st.demote,
 			       p->st.promote, p->st.level, p->st.backoff,
 			       p->ctl.pi.integ, p->obs.moved_up,
 			       p->obs.moved_down, p->step_ns, p->steps,

@@ -56,6 +56,8 @@ struct mmt_node {
 	unsigned long eligible;
 	/* bytes of regions per heat bucket (mmt_heat_bucket()) */
 	u64 heat[MMT_NR_HEAT];
+	/* of heat[0], the bytes of idle regions (mmt_region_idle()) */
+	u64 idle;
 	/* controller outputs, applied by the kdamond; stat lock */
 	bool knob_set;
 	/* promoters: least heat bucket; demoters: buckets below this */
