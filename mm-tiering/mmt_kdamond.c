@@ -303,6 +303,19 @@ static void mmt_hold_promotion(const struct mmt_node *n, struct damos *s,
 	}
 }
 
+/* The priming walk's state: in capacity mode it follows @first (mmt_ctx.c). */
+static const char *mmt_prime_state(const struct mmt_node *n,
+				   const struct damos *first)
+{
+	struct damos *s;
+
+	damon_for_each_scheme(s, n->ctx) {
+		if (s != first && !n->bw)
+			return mmt_scheme_done(s) ? "done" : "walking";
+	}
+	return "none";
+}
+
 /*
  * Runs in each kdamond after every sample: apply a commit handed over, then
  * publish the schemes' state (n->sch[], by scheme), the heat histogram and
@@ -344,12 +357,7 @@ int mmt_report_fn(void *data)
 	min_us = n->knob_min_sample_us;
 	max_us = n->knob_max_sample_us;
 	n->esz = first->quota.esz;
-	n->prime = "none";
-	damon_for_each_scheme(s, n->ctx) {
-		/* capacity mode: the priming walk follows the first scheme */
-		if (s != first && !n->bw)
-			n->prime = mmt_scheme_done(s) ? "done" : "walking";
-	}
+	n->prime = mmt_prime_state(n, first);
 	damon_for_each_scheme(s, n->ctx) {
 		struct mmt_scheme_state *ss = &n->sch[idx];
 
