@@ -74,6 +74,48 @@ static void mmt_pi_windup_test(struct kunit *test)
 			5 * MiB + 5 * MiB / 10);
 }
 
+/*
+ * A fill banks integral (its errors are large, the output not saturated);
+ * free memory then far above the goal unwinds it, where holding it kept
+ * 20 MiB more demoted at every later shortfall (perturb's exchanges).
+ */
+static void mmt_pi_unwind_test(struct kunit *test)
+{
+	struct mmt_pi pi = demote_pi();
+	int t;
+
+	pi.integ_max = 200 * MiB;
+	for (t = 0; t < 3; t++)
+		mmt_pi_step(&pi, 100 * MiB, 0, 200 * MiB);
+	KUNIT_EXPECT_EQ(test, pi.integ, 200 * MiB);
+	/* 36 MiB above the goal: saturated at 0, the integral shrinks */
+	for (t = 0; t < 5; t++) {
+		KUNIT_EXPECT_EQ(test, mmt_pi_step(&pi, -36 * MiB, 0, 200 * MiB),
+				0LL);
+		KUNIT_EXPECT_EQ(test, pi.integ, 200 * MiB - (t + 1) * 36 * MiB);
+	}
+	/* down to zero, never below */
+	KUNIT_EXPECT_EQ(test, mmt_pi_step(&pi, -36 * MiB, 0, 200 * MiB), 0LL);
+	KUNIT_EXPECT_EQ(test, pi.integ, 0LL);
+	/* the next 18 MiB shortfall: 18 plus 1.8, not 18 plus 20 */
+	KUNIT_EXPECT_EQ(test, mmt_pi_step(&pi, 18 * MiB, 0, 200 * MiB),
+			18 * MiB + 18 * MiB / 10);
+	/* a transient error (shrink_only) shrinks it and never grows it */
+	pi.shrink_only = true;
+	mmt_pi_step(&pi, 100 * MiB, 0, 200 * MiB);
+	KUNIT_EXPECT_EQ(test, pi.integ, 18 * MiB);
+	mmt_pi_step(&pi, -10 * MiB, 0, 200 * MiB);
+	KUNIT_EXPECT_EQ(test, pi.integ, 8 * MiB);
+	mmt_pi_step(&pi, -10 * MiB, 0, 200 * MiB);
+	KUNIT_EXPECT_EQ(test, pi.integ, 0LL);
+	pi.shrink_only = false;
+	/* saturated high, a negative integral shrinks towards zero too */
+	pi.integ = -50 * MiB;
+	KUNIT_EXPECT_EQ(test, mmt_pi_step(&pi, 300 * MiB, 0, 200 * MiB),
+			200 * MiB);
+	KUNIT_EXPECT_EQ(test, pi.integ, 0LL);
+}
+
 /* Something else takes 3 MiB each period: the integral removes the offset. */
 static void mmt_pi_offset_test(struct kunit *test)
 {
@@ -439,8 +481,9 @@ static void mmt_decide_want_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.want, 10 * MiB);
 	KUNIT_EXPECT_EQ(test, st.target, 70 * MiB);
 	KUNIT_EXPECT_EQ(test, st.goal_bp, 700UL);
-	/* kp 1.0 on 10 MiB plus ki 0.1 on its first integral */
-	KUNIT_EXPECT_EQ(test, st.demote, 11 * MiB);
+	/* kp 1.0 on 10 MiB; a raised goal is not integrated */
+	KUNIT_EXPECT_EQ(test, st.demote, 10 * MiB);
+	KUNIT_EXPECT_EQ(test, c.pi.integ, 0LL);
 	KUNIT_EXPECT_EQ(test, st.promote, 20 * MiB);
 }
 
@@ -575,6 +618,7 @@ static struct kunit_case mmt_ctl_cases[] = {
 	KUNIT_CASE(mmt_pi_step_response_test),
 	KUNIT_CASE(mmt_pi_saturation_test),
 	KUNIT_CASE(mmt_pi_windup_test),
+	KUNIT_CASE(mmt_pi_unwind_test),
 	KUNIT_CASE(mmt_pi_offset_test),
 	KUNIT_CASE(mmt_pp_sustained_test),
 	KUNIT_CASE(mmt_pp_transient_test),

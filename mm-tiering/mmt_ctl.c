@@ -20,9 +20,11 @@
  *    the step shrinks with the error (no overshoot).  The integral term
  *    removes the offset left by a steady other(t) or promotion.  Anti-windup:
  *    the integral does not grow while the output is saturated in the
- *    direction of the error, and |integral| is bounded, so a long saturated
- *    start (e.g. 15 minutes of an unreachable goal) does not keep the law
- *    saturated once the goal becomes reachable.
+ *    direction of the error, nor while the goal is raised for promotion
+ *    (a transient, not an offset; it may still shrink towards zero), and
+ *    |integral| is bounded, so a long saturated start (e.g. 15 minutes of
+ *    an unreachable goal) does not keep the law saturated once the goal
+ *    becomes reachable, nor does a fill's integral outlive it.
  *
  * 2. Ping-pong damping (mmt_pingpong_update).  DAMON does not say which
  *    pages it moved, so ping-pong is bounded from volumes: within a window
@@ -138,13 +140,21 @@ s64 mmt_pi_step(struct mmt_pi *pi, s64 err, s64 lo, s64 hi)
 
 	err = clamp(err, -MMT_ERR_MAX, MMT_ERR_MAX);
 	p = div_s64(pi->kp_milli * err, 1000);
-	/* tentatively integrate, keep it only if it does not wind up */
 	integ = clamp(pi->integ + err, -pi->integ_max, pi->integ_max);
 	u = p + div_s64(pi->ki_milli * integ, 1000);
-	if ((u > hi && err > 0) || (u < lo && err < 0))
-		u = p + div_s64(pi->ki_milli * pi->integ, 1000);
-	else
-		pi->integ = integ;
+	/*
+	 * saturated the error's way, or a transient error: integrate only
+	 * towards zero.  Holding the integral there (plain conditional
+	 * integration) kept the one a fill banked for minutes of free memory
+	 * far above the goal: 20 MiB more demoted at every later exchange
+	 * (perturb).
+	 */
+	if ((u > hi || pi->shrink_only) && err > 0)
+		integ = min(integ, max_t(s64, pi->integ, 0));
+	else if ((u < lo || pi->shrink_only) && err < 0)
+		integ = max(integ, min_t(s64, pi->integ, 0));
+	pi->integ = integ;
+	u = p + div_s64(pi->ki_milli * integ, 1000);
 	return clamp(u, lo, hi);
 }
 
@@ -485,6 +495,12 @@ void mmt_decide(struct mmt_pair_ctl *c, const struct mmt_obs *o,
 	st->want = min(mmt_heat_sum(o->low, st->heat, MMT_NR_HEAT), b);
 	st->target = min(st->goal + st->want, o->managed);
 	st->err = (s64)st->target - (s64)o->free;
+	/*
+	 * the integral is for a steady offset (something else allocating):
+	 * the room a fill asks for is not one, and integrated it went on
+	 * demoting 20 MiB a period after the fill (perturb)
+	 */
+	c->pi.shrink_only = st->want > 0;
 	st->demote = mmt_pi_step(&c->pi, st->err, 0, b);
 	st->promote = b;
 
@@ -546,6 +562,7 @@ void mmt_decide_bw(struct mmt_pair_ctl *c, const struct mmt_obs *o,
 	memset(st, 0, sizeof(*st));
 	mmt_room(o, st);
 	mmt_bw_move(o, o->budget, &st->promote, &st->push);
+	c->pi.shrink_only = false;
 
 	/* room on the upper node, as in capacity mode, no heat threshold */
 	st->heat = 1;

@@ -18,12 +18,16 @@
  * @ki_milli:	integral gain in 1/1000 per period
  * @integ_max:	bound of |@integ|, in bytes
  * @integ:	accumulated error (state)
+ * @shrink_only: set by the caller for a step whose error is a transient
+ *		(a goal raised for a while): @integ may then only shrink
+ *		towards zero, as while saturated the error's way
  */
 struct mmt_pi {
 	s64 kp_milli;
 	s64 ki_milli;
 	s64 integ_max;
 	s64 integ;
+	bool shrink_only;
 };
 
 s64 mmt_pi_step(struct mmt_pi *pi, s64 err, s64 lo, s64 hi);
