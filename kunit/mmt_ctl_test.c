@@ -488,6 +488,67 @@ static void mmt_decide_want_test(struct kunit *test)
 }
 
 /*
+ * Promotion that left room unused (more than 1/16 of the budget beyond what
+ * it moved): the raise is at most twice its flow; room used up: no cap.
+ */
+static void mmt_want_cap_test(struct kunit *test)
+{
+	/* perturb: 20 MiB of room, 2 MiB came up */
+	KUNIT_EXPECT_EQ(test, mmt_want_cap(2 * MiB, 20 * MiB, 200 * MiB),
+			4ULL * MiB);
+	/* nothing came up with room to spare: nothing to make room for */
+	KUNIT_EXPECT_EQ(test, mmt_want_cap(0, 20 * MiB, 200 * MiB), 0ULL);
+	/* within the slack: room as good as used */
+	KUNIT_EXPECT_EQ(test, mmt_want_cap(2 * MiB, 14 * MiB, 200 * MiB),
+			U64_MAX);
+	/* tail: a full node, promotion held back by room */
+	KUNIT_EXPECT_EQ(test, mmt_want_cap(0, 0, 200 * MiB), U64_MAX);
+	KUNIT_EXPECT_EQ(test, mmt_want_cap(20 * MiB, 2 * MiB, 200 * MiB),
+			U64_MAX);
+	KUNIT_EXPECT_EQ(test, mmt_want_cap(U64_MAX, U64_MAX, 0), U64_MAX);
+}
+
+/*
+ * perturb after an exchange, as traced: 70 MiB of lower-node regions at the
+ * threshold hold 5 MiB of hot pages, and promotion moved 2 MiB last period
+ * with 20 MiB of room: the goal is raised by 4 MiB, under the room, and
+ * nothing is demoted (55 MiB, uncapped).  A hot set that does come up and
+ * uses the room (40 MiB last period) raises it by all 70.
+ */
+static void mmt_decide_flow_test(struct kunit *test)
+{
+	struct mmt_pair_ctl c;
+	struct mmt_obs o = pair_obs(80 * MiB);
+	struct mmt_step st;
+
+	o.budget = 200 * MiB;
+	o.low[4] = 70 * MiB;
+	o.up[0] = 500 * MiB;
+	o.up[8] = 420 * MiB;
+	o.moved_up = 2 * MiB;
+	mmt_pair_ctl_init(&c, 200 * MiB);
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.heat, 2U);
+	KUNIT_EXPECT_EQ(test, st.want, 4 * MiB);
+	KUNIT_EXPECT_EQ(test, st.target, 64 * MiB);
+	KUNIT_EXPECT_EQ(test, st.demote, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.promote, 200 * MiB);
+
+	o.moved_up = 40 * MiB;
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.want, 70 * MiB);
+	KUNIT_EXPECT_EQ(test, st.demote, 50 * MiB);
+	/* the fill banked nothing: with nothing waiting, nothing demoted */
+	KUNIT_EXPECT_EQ(test, c.pi.integ, 0LL);
+	memset(o.low, 0, sizeof(o.low));
+	o.moved_up = 0;
+	o.free = 70 * MiB;
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.want, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.demote, 0ULL);
+}
+
+/*
  * Back-off after ten idle periods; DAMON's noise does not wake it; a hot
  * set that moved to the lower node does, although the upper node, all hot
  * in its stale view, leaves it nothing to displace (phase's second slice).
@@ -634,6 +695,8 @@ static struct kunit_case mmt_ctl_cases[] = {
 	KUNIT_CASE(mmt_region_idle_test),
 	KUNIT_CASE(mmt_decide_room_test),
 	KUNIT_CASE(mmt_decide_want_test),
+	KUNIT_CASE(mmt_want_cap_test),
+	KUNIT_CASE(mmt_decide_flow_test),
 	KUNIT_CASE(mmt_decide_backoff_test),
 	KUNIT_CASE(mmt_decide_pingpong_test),
 	KUNIT_CASE(mmt_decide_bw_test),

@@ -127,6 +127,7 @@ bool mmt_region_idle(unsigned int bucket, unsigned int age,
 unsigned int mmt_pick_heat(const u64 *low, const u64 *up, u64 idle, u64 room,
 			   unsigned int gap);
 u64 mmt_heat_sum(const u64 *heat, unsigned int from, unsigned int to);
+u64 mmt_want_cap(u64 moved_up, u64 room, u64 budget);
 
 /* ---- the whole step of a tier pair: observe (caller), decide (here) ---- */
 
@@ -182,7 +183,8 @@ struct mmt_pair_ctl {
  * @goal:	free goal of the upper node, bytes
  * @target:	demotion goal: @goal raised by @want, bytes
  * @goal_bp:	@target in basis points of the upper node
- * @want:	hot bytes waiting that fit this period's budget
+ * @want:	hot bytes waiting that fit this period's budget and, when
+ *		promotion left room unused, its flow (mmt_want_cap())
  * @err:	@target minus free, bytes
  * @demote:	bytes the upper node may demote this period
  * @promote:	bytes its lower nodes may promote (bandwidth mode: move up)
