@@ -426,14 +426,16 @@ static u64 mmt_room(const struct mmt_obs *o, struct mmt_step *st)
 
 /*
  * The back-off of a capacity-mode step: idle periods in a row cut migration
- * to nothing; demand wakes it.  Backed off, what wakes it is also what has
- * grown hot on the lower nodes by the threshold of the back-off's start: a
- * hot set that moved asks for nothing (want) while the old one still looks
- * hot on the upper node, whose heat goes stale when sampled slowly
- * (phase's second slice waited 40 s to minutes for it).
+ * to nothing; demand (@waiting, the hot bytes at the threshold whether or
+ * not promotion's flow caps the raise, plus a shortfall) wakes it.  Backed
+ * off, what wakes it is also what has grown hot on the lower nodes by the
+ * threshold of the back-off's start: a hot set that moved asks for nothing
+ * (want) while the old one still looks hot on the upper node, whose heat
+ * goes stale when sampled slowly (phase's second slice waited 40 s to
+ * minutes for it).
  */
 static void mmt_decide_backoff(struct mmt_pair_ctl *c, const struct mmt_obs *o,
-			       struct mmt_step *st)
+			       struct mmt_step *st, u64 waiting)
 {
 	const struct mmt_bo_cfg bo_cfg = {
 		.idle_bytes = max(o->budget >> MMT_BO_IDLE_SHIFT, MMT_MIN_BYTES),
@@ -443,9 +445,7 @@ static void mmt_decide_backoff(struct mmt_pair_ctl *c, const struct mmt_obs *o,
 	bool was_backed_off = c->bo.backed_off;
 	u64 demand;
 
-	/* the bytes waiting, whether or not promotion's flow caps the raise */
-	demand = mmt_heat_sum(o->low, st->heat, MMT_NR_HEAT) +
-		 (st->goal > o->free ? st->goal - o->free : 0);
+	demand = waiting + (st->goal > o->free ? st->goal - o->free : 0);
 	if (was_backed_off)
 		demand = max(demand, mmt_heat_sum(o->low, c->bo_heat,
 						  MMT_NR_HEAT));
@@ -508,7 +508,7 @@ void mmt_decide(struct mmt_pair_ctl *c, const struct mmt_obs *o,
 		.busy_periods = MMT_PP_BUSY,
 	};
 	unsigned int gap;
-	u64 room, b;
+	u64 room, b, waiting;
 
 	memset(st, 0, sizeof(*st));
 	room = mmt_room(o, st);
@@ -523,8 +523,8 @@ void mmt_decide(struct mmt_pair_ctl *c, const struct mmt_obs *o,
 	gap = 1 + st->level;
 	st->heat = mmt_pick_heat(o->low, o->up, o->up_idle, room, gap);
 	st->cold_below = st->heat > gap ? st->heat - gap : 0;
-	st->want = min3(mmt_heat_sum(o->low, st->heat, MMT_NR_HEAT), b,
-			mmt_want_cap(o->moved_up, room, b));
+	waiting = mmt_heat_sum(o->low, st->heat, MMT_NR_HEAT);
+	st->want = min3(waiting, b, mmt_want_cap(o->moved_up, room, b));
 	st->target = min(st->goal + st->want, o->managed);
 	st->err = (s64)st->target - (s64)o->free;
 	/*
@@ -536,7 +536,7 @@ void mmt_decide(struct mmt_pair_ctl *c, const struct mmt_obs *o,
 	st->demote = mmt_pi_step(&c->pi, st->err, 0, b);
 	st->promote = b;
 
-	mmt_decide_backoff(c, o, st);
+	mmt_decide_backoff(c, o, st, waiting);
 	if (mmt_bp_of(st->target, o->managed, &st->goal_bp))
 		st->goal_bp = o->free_goal_bp;
 }
