@@ -276,13 +276,8 @@ wait_guest() {
 	guest_pid=
 	echo "  ready: $(tail -1 "$out/guest-setup.log")"
 }
-wants_guest "$scenarios" && wait_guest
-[ -n "$scenarios" ] &&
-	run_batch "" "$out/initrd.gz" $scenarios -- "mmt.scale=${MMT_SCALE:-1}"
-
 # Each other kernel: its own cached root, the package built and installed
-# there by DKMS, its own initramfs.  Runs in the background while the
-# sanitizer kernel builds (another root: no shared state).
+# there by DKMS, its own initramfs (another root: no shared state).
 prep_core() {
 	local k
 	for k in $core_kvers; do
@@ -293,6 +288,28 @@ prep_core() {
 			{ echo "check: setting up $k failed"; return 1; }
 	done
 }
+# The sanitizer kernel's build and the other kernels' set-up (a cold cache:
+# about 25 and 8 minutes of a core) start now, in the background at idle
+# priority (SCHED_IDLE): while the scenarios below run they take a host core
+# only when neither guest wants it, and they have the cores whole after.
+idle() { chrt --idle -p 0 "$BASHPID" >/dev/null; }
+dbg_pid= core_pid=
+if [ -n "$debug" ]; then
+	# its build tools go into the root now, while nothing else uses its apt
+	"$MMT_TOP/scripts/provision.sh" kbuild >/dev/null || die_setup "the kernel build tools"
+	dbg_start=$(date +%s)
+	(idle; exec "$MMT_TOP/scripts/debug-kernel.sh") \
+		>"$out/debug-kernel.out" 2>"$out/debug-kernel.log" &
+	dbg_pid=$!
+fi
+if [ -n "$core" ]; then
+	(idle; prep_core) >"$out/core-setup.log" 2>&1 &
+	core_pid=$!
+fi
+wants_guest "$scenarios" && wait_guest
+[ -n "$scenarios" ] &&
+	run_batch "" "$out/initrd.gz" $scenarios -- "mmt.scale=${MMT_SCALE:-1}"
+
 # The other kernels' core scenarios (and $lane2) as a queue of jobs, one
 # "KVER SCENARIO" line each ("-" for the stock kernel), longest first, that
 # the two lanes drain when their sanitizer-kernel boot is done.
@@ -337,18 +354,16 @@ report_core() {
 		done
 	done
 }
-if [ -n "$core" ]; then
-	prep_core >"$out/core-setup.log" 2>&1 &
-	core_pid=$!
-fi
-
 # The sanitizer kernel: the stress suite must stay silent on it.
 if [ -n "$debug" ]; then
 	step "sanitizer kernel: linux-source-$MMT_SRCVER with scripts/debug.config"
 	start=$(date +%s)
-	dbg=$("$MMT_TOP/scripts/debug-kernel.sh") || die_setup "the debug kernel build"
+	wait "$dbg_pid" || { cat "$out/debug-kernel.log"; die_setup "the debug kernel build"; }
+	dbg=$(cat "$out/debug-kernel.out")
 	rel=${dbg%% *} dir=${dbg#* }
-	echo "  $rel in $dir ($(( $(date +%s) - start )) s)"
+	echo "  $rel in $dir (started at set-up: $(( $(date +%s) - dbg_start )) s," \
+		"$(( $(date +%s) - start )) s of them after the scenarios above)"
+	sed -n 's/^debug-kernel: .* built in /  built in /p' "$out/debug-kernel.log"
 	(export MMT_KVER=$rel MMT_ROOT MMT_BIND=$dir
 	 "$MMT_TOP/scripts/build-dkms.sh" &&
 	 "$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd-debug.gz") ||

@@ -79,16 +79,17 @@ trixie_root() {
 	log "building the trixie root in $MMT_ROOT (about a minute)"
 	rm -rf "$MMT_ROOT"
 	mkdir -p "$(dirname "$MMT_ROOT")"
-	local mirror
+	local mirror mlog
 	mirror=$(debian_mirror)
+	# a log per root: check.sh builds roots side by side
+	mlog=$MMT_CACHE/mmdebstrap-$(basename "$(dirname "$MMT_ROOT")").log
 	mmdebstrap --variant=minbase --mode=root \
 		--include="gcc-14,libc6-dev,make,kmod,dkms,linux-headers-$MMT_KVER" \
 		--skip=check/qemu \
 		trixie "$MMT_ROOT" \
 		"deb $mirror trixie main" \
 		"deb $mirror trixie-backports main" \
-		>"$MMT_CACHE/mmdebstrap.log" 2>&1 ||
-		{ tail -20 "$MMT_CACHE/mmdebstrap.log" >&2; exit 1; }
+		>"$mlog" 2>&1 || { tail -20 "$mlog" >&2; exit 1; }
 	touch "$MMT_ROOT/.mmt-ok"
 }
 
