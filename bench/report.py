@@ -139,6 +139,10 @@ def t90_med(rs):
     return out
 
 
+def t90_str(v):
+    return " / ".join("-" if x == float("inf") else "%.0f" % x for x in v)
+
+
 def targets(cells, workloads):
     """Issue 14's targets for mm_tiering's defaults against the best other
     policy of the same run: share at least its share minus 1 point, 90 % of
@@ -162,19 +166,14 @@ def targets(cells, workloads):
         ratio = med([r["migrated"] for r in mine]) / \
             max(1, med([r["min_bytes"] for r in mine]))
         m2 = med([r["moved2_pct"] for r in mine])
-
-        def ts(v):
-            return " / ".join("-" if x == float("inf") else "%.0f" % x
-                              for x in v)
-
         # three decimals where two would hide which side of the bar it is
-        rs = "%.2f" % ratio
-        if float(rs) == 1.3 and ratio != 1.3:
-            rs = "%.3f" % ratio
+        ratio_s = "%.2f" % ratio
+        if float(ratio_s) == 1.3 and ratio != 1.3:
+            ratio_s = "%.3f" % ratio
         rows.append("| {} | {} | {:.1f} | {:.1f} {} | {} | {} {} | {}x {} | {:.1f} {} |".format(
             wl, NAMES[best], share, bar, "met" if share >= bar else
-            "missed by %.1f" % (bar - share), ts(mt), ts(bt),
-            "met" if t_ok else "missed", rs,
+            "missed by %.1f" % (bar - share), t90_str(mt), t90_str(bt),
+            "met" if t_ok else "missed", ratio_s,
             "met" if ratio <= 1.3 else "missed", m2,
             "n/a" if base(wl) == "perturb" else
             "met" if m2 <= 5 else "missed"))
