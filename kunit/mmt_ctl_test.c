@@ -448,6 +448,8 @@ static void mmt_decide_room_test(struct kunit *test)
 	for (t = 0; t < ARRAY_SIZE(want); t++) {
 		mmt_decide(&c, &o, &st);
 		KUNIT_EXPECT_EQ_MSG(test, st.demote, want[t], "period %d", t);
+		/* nothing waiting: the quota runs at what the law asks */
+		KUNIT_EXPECT_EQ(test, st.demote_rate, st.demote);
 		KUNIT_EXPECT_EQ(test, st.goal, 60 * MiB);
 		/* nothing waiting: the goal is not raised */
 		KUNIT_EXPECT_EQ(test, st.target, 60 * MiB);
@@ -483,6 +485,8 @@ static void mmt_decide_want_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.goal_bp, 700UL);
 	/* kp 1.0 on 10 MiB; a raised goal is not integrated */
 	KUNIT_EXPECT_EQ(test, st.demote, 10 * MiB);
+	/* hot bytes wait: at the budget's rate, the raised goal stops it */
+	KUNIT_EXPECT_EQ(test, st.demote_rate, 20 * MiB);
 	KUNIT_EXPECT_EQ(test, c.pi.integ, 0LL);
 	KUNIT_EXPECT_EQ(test, st.promote, 20 * MiB);
 }
@@ -532,12 +536,15 @@ static void mmt_decide_flow_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.want, 4 * MiB);
 	KUNIT_EXPECT_EQ(test, st.target, 64 * MiB);
 	KUNIT_EXPECT_EQ(test, st.demote, 0ULL);
+	/* bytes wait, but the room is there: nothing to demote at any rate */
+	KUNIT_EXPECT_EQ(test, st.demote_rate, 0ULL);
 	KUNIT_EXPECT_EQ(test, st.promote, 200 * MiB);
 
 	o.moved_up = 40 * MiB;
 	mmt_decide(&c, &o, &st);
 	KUNIT_EXPECT_EQ(test, st.want, 70 * MiB);
 	KUNIT_EXPECT_EQ(test, st.demote, 50 * MiB);
+	KUNIT_EXPECT_EQ(test, st.demote_rate, 200 * MiB);
 	/* the fill banked nothing: with nothing waiting, nothing demoted */
 	KUNIT_EXPECT_EQ(test, c.pi.integ, 0LL);
 	memset(o.low, 0, sizeof(o.low));
@@ -546,6 +553,7 @@ static void mmt_decide_flow_test(struct kunit *test)
 	mmt_decide(&c, &o, &st);
 	KUNIT_EXPECT_EQ(test, st.want, 0ULL);
 	KUNIT_EXPECT_EQ(test, st.demote, 0ULL);
+	KUNIT_EXPECT_EQ(test, st.demote_rate, 0ULL);
 }
 
 /*

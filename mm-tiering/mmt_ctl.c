@@ -24,7 +24,10 @@
  *    (a transient, not an offset; it may still shrink towards zero), and
  *    |integral| is bounded, so a long saturated start (e.g. 15 minutes of
  *    an unreachable goal) does not keep the law saturated once the goal
- *    becomes reachable, nor does a fill's integral outlive it.
+ *    becomes reachable, nor does a fill's integral outlive it.  While
+ *    hot bytes wait for room, demotion's quota runs at the whole budget
+ *    instead (mmt_step's demote_rate), and the goal, raised by them and
+ *    checked every quota interval, is what stops it.
  *
  * 2. Ping-pong damping (mmt_pingpong_update).  DAMON does not say which
  *    pages it moved, so ping-pong is bounded from volumes: within a window
@@ -537,6 +540,15 @@ void mmt_decide(struct mmt_pair_ctl *c, const struct mmt_obs *o,
 	st->promote = b;
 
 	mmt_decide_backoff(c, o, st, waiting);
+	/*
+	 * the law's bytes spread over the period's quota intervals arrived
+	 * late: demotion fills its quota in only some of them (it runs out of
+	 * matching regions, young pages are charged), and on skew it moved
+	 * 19-31 MB a period where the law asked 43-91 while a hot set
+	 * waited.  Then the whole budget per interval; the raised goal,
+	 * checked every interval, stops it at the target.
+	 */
+	st->demote_rate = st->demote && st->want ? b : st->demote;
 	if (mmt_bp_of(st->target, o->managed, &st->goal_bp))
 		st->goal_bp = o->free_goal_bp;
 }
@@ -601,6 +613,7 @@ void mmt_decide_bw(struct mmt_pair_ctl *c, const struct mmt_obs *o,
 	st->target = st->goal;
 	st->err = (s64)st->goal - (s64)o->free;
 	st->demote = mmt_pi_step(&c->pi, st->err, 0, o->budget);
+	st->demote_rate = st->demote;
 	/* the demotion goal stays as committed */
 	st->goal_bp = 0;
 }

@@ -187,6 +187,10 @@ struct mmt_pair_ctl {
  *		promotion left room unused, its flow (mmt_want_cap())
  * @err:	@target minus free, bytes
  * @demote:	bytes the upper node may demote this period
+ * @demote_rate: bytes a period that its demotion quota runs at: @demote,
+ *		or the whole budget while promotion waits for room (the
+ *		raised goal, checked every quota interval, stops it at
+ *		@target)
  * @promote:	bytes its lower nodes may promote (bandwidth mode: move up)
  * @push:	bandwidth mode: bytes to move down to the lower node
  * @heat:	promotion threshold (heat bucket); 1 in bandwidth mode
@@ -202,6 +206,7 @@ struct mmt_step {
 	u64 want;
 	s64 err;
 	u64 demote;
+	u64 demote_rate;
 	u64 promote;
 	u64 push;
 	unsigned int heat;

@@ -226,7 +226,7 @@ static void mmt_act(struct mmt_pair *p, int nr_prom)
 	const struct mmt_step *st = &p->st;
 	int i;
 
-	mmt_set_knobs(p->demoter, st->demote, st->cold_below, st->level,
+	mmt_set_knobs(p->demoter, st->demote_rate, st->cold_below, st->level,
 		      st->goal_bp, st->backoff);
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = mmt_nodes[i];
