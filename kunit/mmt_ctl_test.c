@@ -556,6 +556,65 @@ static void mmt_decide_flow_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.demote_rate, 0ULL);
 }
 
+/* The young share of promotion's walk; a walk under 1 MiB keeps the last. */
+static void mmt_young_share_test(struct kunit *test)
+{
+	/* skew's shift: 183 MB of regions walked, 41 MB of young pages */
+	KUNIT_EXPECT_EQ(test, mmt_young_share(41 * MiB, 183 * MiB, 10000),
+			2240UL);
+	KUNIT_EXPECT_EQ(test, mmt_young_share(0, 50 * MiB, 10000), 0UL);
+	KUNIT_EXPECT_EQ(test, mmt_young_share(8 * MiB, 8 * MiB, 100), 10000UL);
+	/* more passed than tried (counters read apart): all of it */
+	KUNIT_EXPECT_EQ(test, mmt_young_share(9 * MiB, 8 * MiB, 100), 10000UL);
+	/* nothing walked, or too little to tell */
+	KUNIT_EXPECT_EQ(test, mmt_young_share(0, 0, 2240), 2240UL);
+	KUNIT_EXPECT_EQ(test, mmt_young_share(0, MiB - 4096, 2240), 2240UL);
+	KUNIT_EXPECT_EQ(test, mmt_young_share(MiB / 2, MiB, 2240), 5000UL);
+}
+
+/*
+ * A full upper node and 80 MiB of regions waiting, of which promotion's
+ * last walk found a quarter young: the goal is raised by 20 MiB, not 80.
+ * Periods that walk nothing keep the share; a walk all young raises it by
+ * all of them.
+ */
+static void mmt_decide_young_test(struct kunit *test)
+{
+	struct mmt_pair_ctl c;
+	struct mmt_obs o = pair_obs(60 * MiB);
+	struct mmt_step st;
+
+	o.budget = 200 * MiB;
+	o.low[4] = 80 * MiB;
+	o.up[0] = 300 * MiB;
+	o.up[8] = 640 * MiB;
+	mmt_pair_ctl_init(&c, 200 * MiB);
+	/* before any walk: all of it */
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.young_bp, 10000UL);
+	KUNIT_EXPECT_EQ(test, st.want, 80 * MiB);
+
+	o.tried_up = 160 * MiB;
+	o.passed_up = 40 * MiB;
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.young_bp, 2500UL);
+	KUNIT_EXPECT_EQ(test, st.want, 20 * MiB);
+	KUNIT_EXPECT_EQ(test, st.target, 80 * MiB);
+	KUNIT_EXPECT_EQ(test, st.demote, 20 * MiB);
+	KUNIT_EXPECT_EQ(test, st.demote_rate, 200 * MiB);
+
+	o.tried_up = 0;
+	o.passed_up = 0;
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.want, 20 * MiB);
+
+	o.tried_up = 30 * MiB;
+	o.passed_up = 30 * MiB;
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.young_bp, 10000UL);
+	KUNIT_EXPECT_EQ(test, st.want, 80 * MiB);
+}
+
 /*
  * Back-off after ten idle periods; DAMON's noise does not wake it; a hot
  * set that moved to the lower node does, although the upper node, all hot
@@ -704,6 +763,8 @@ static struct kunit_case mmt_ctl_cases[] = {
 	KUNIT_CASE(mmt_decide_room_test),
 	KUNIT_CASE(mmt_decide_want_test),
 	KUNIT_CASE(mmt_want_cap_test),
+	KUNIT_CASE(mmt_young_share_test),
+	KUNIT_CASE(mmt_decide_young_test),
 	KUNIT_CASE(mmt_decide_flow_test),
 	KUNIT_CASE(mmt_decide_backoff_test),
 	KUNIT_CASE(mmt_decide_pingpong_test),

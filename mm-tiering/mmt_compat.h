@@ -266,6 +266,24 @@ static inline long mmt_stat_failed(const struct damos_stat *st)
 #endif
 
 /*
+ * Bytes of the regions a scheme tried that passed its ops filters (for
+ * promotion: its young pages).  6.12 does not count them: every byte tried
+ * counts as passed, and the controller raises the demotion goal by all the
+ * bytes waiting, as before it measured the share (mmt_young_share()).
+ */
+#ifdef MMT_HAVE_STAT_FILTER_PASSED
+static inline u64 mmt_stat_passed(const struct damos_stat *st)
+{
+	return st->sz_ops_filter_passed;
+}
+#else
+static inline u64 mmt_stat_passed(const struct damos_stat *st)
+{
+	return st->sz_tried;
+}
+#endif
+
+/*
  * The quota goals of scheme @s.  6.12's damos_for_each_quota_goal() does
  * not parenthesize its argument (&s->quota does not compile there).
  */

@@ -128,6 +128,7 @@ unsigned int mmt_pick_heat(const u64 *low, const u64 *up, u64 idle, u64 room,
 			   unsigned int gap);
 u64 mmt_heat_sum(const u64 *heat, unsigned int from, unsigned int to);
 u64 mmt_want_cap(u64 moved_up, u64 room, u64 budget);
+unsigned long mmt_young_share(u64 passed, u64 tried, unsigned long last_bp);
 
 /* ---- the whole step of a tier pair: observe (caller), decide (here) ---- */
 
@@ -139,6 +140,9 @@ u64 mmt_want_cap(u64 moved_up, u64 room, u64 budget);
  * @free_goal_bp:	its effective free goal (mmt_effective_goals())
  * @moved_up:		bytes promoted into it this period
  * @moved_down:		bytes demoted (or pushed) out of it this period
+ * @tried_up:		bytes of the regions promotion walked this period
+ * @passed_up:		of them, the bytes its young filter passed (kernels
+ *			that do not count them: @tried_up)
  * @low:		bytes per heat bucket on its lower nodes
  * @up:			bytes per heat bucket on it
  * @up_idle:		of its bucket 0, the bytes of idle regions
@@ -155,6 +159,8 @@ struct mmt_obs {
 	unsigned long free_goal_bp;
 	u64 moved_up;
 	u64 moved_down;
+	u64 tried_up;
+	u64 passed_up;
 	u64 low[MMT_NR_HEAT];
 	u64 up[MMT_NR_HEAT];
 	u64 up_idle;
@@ -170,12 +176,15 @@ struct mmt_obs {
  * @pp:		ping-pong detector
  * @bo:		back-off
  * @bo_heat:	the promotion threshold when the back-off began
+ * @young_bp:	the share of the bytes promotion walked that were young, as
+ *		last measured (mmt_young_share()), in basis points
  */
 struct mmt_pair_ctl {
 	struct mmt_pi pi;
 	struct mmt_pingpong pp;
 	struct mmt_backoff bo;
 	unsigned int bo_heat;
+	unsigned long young_bp;
 };
 
 /**
@@ -183,8 +192,10 @@ struct mmt_pair_ctl {
  * @goal:	free goal of the upper node, bytes
  * @target:	demotion goal: @goal raised by @want, bytes
  * @goal_bp:	@target in basis points of the upper node
- * @want:	hot bytes waiting that fit this period's budget and, when
- *		promotion left room unused, its flow (mmt_want_cap())
+ * @want:	the young share (@young_bp) of the hot bytes waiting, as
+ *		far as it fits this period's budget and, when promotion
+ *		left room unused, its flow (mmt_want_cap())
+ * @young_bp:	the young share @want was scaled by
  * @err:	@target minus free, bytes
  * @demote:	bytes the upper node may demote this period
  * @demote_rate: bytes a period that its demotion quota runs at: @demote,
@@ -204,6 +215,7 @@ struct mmt_step {
 	u64 target;
 	unsigned long goal_bp;
 	u64 want;
+	unsigned long young_bp;
 	s64 err;
 	u64 demote;
 	u64 demote_rate;

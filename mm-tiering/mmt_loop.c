@@ -96,7 +96,7 @@ struct mmt_pair {
 	struct mmt_obs obs;
 	struct mmt_step st;
 	/* last cumulative stats, for deltas */
-	u64 last_prom, last_dem, last_push;
+	u64 last_prom, last_dem, last_push, last_tried, last_passed;
 	/* the controller's own cost: the last step's time, all steps' */
 	u64 step_ns, cost_ns;
 	unsigned long steps;
@@ -183,7 +183,7 @@ static void mmt_bw_obs(const struct mmt_node *n, struct mmt_obs *o)
 static bool mmt_observe(struct mmt_pair *p, u64 budget, int *nr_prom)
 {
 	struct mmt_obs *o = &p->obs;
-	u64 prom = 0, push = 0, dem;
+	u64 prom = 0, push = 0, tried = 0, passed = 0, dem;
 	struct mmt_goals goals;
 	int i, j;
 
@@ -198,6 +198,8 @@ static bool mmt_observe(struct mmt_pair *p, u64 budget, int *nr_prom)
 			continue;
 		prom += n->sch[0].stat.sz_applied;
 		push += n->sch[1].stat.sz_applied;
+		tried += n->sch[0].stat.sz_tried;
+		passed += mmt_stat_passed(&n->sch[0].stat);
 		for (j = 0; j < MMT_NR_HEAT; j++)
 			o->low[j] += n->heat[j];
 		/* bandwidth mode: the first lower node's context */
@@ -210,6 +212,10 @@ static bool mmt_observe(struct mmt_pair *p, u64 budget, int *nr_prom)
 	spin_unlock(&mmt_stat_lock);
 	o->moved_up = prom - p->last_prom;
 	o->moved_down = (push - p->last_push) + (dem - p->last_dem);
+	o->tried_up = tried - p->last_tried;
+	o->passed_up = passed - p->last_passed;
+	p->last_tried = tried;
+	p->last_passed = passed;
 	p->last_prom = prom;
 	p->last_push = push;
 	p->last_dem = dem;
@@ -345,6 +351,8 @@ static void mmt_pair_seed(struct mmt_pair *p)
 			continue;
 		p->last_prom += n->sch[0].stat.sz_applied;
 		p->last_push += n->sch[1].stat.sz_applied;
+		p->last_tried += n->sch[0].stat.sz_tried;
+		p->last_passed += mmt_stat_passed(&n->sch[0].stat);
 	}
 	p->last_dem = p->demoter->sch[0].stat.sz_applied;
 	spin_unlock(&mmt_stat_lock);
@@ -447,13 +455,14 @@ void mmt_loop_show(struct seq_buf *sb)
 
 		if (mmt_running_cfg.bandwidth)
 			mmt_bw_show(sb, p);
-		seq_buf_printf(sb, "pair=%d free=%llu goal=%llu err=%lld waiting=%llu heat=%u idle=%llu demote=%llu promote=%llu level=%u backoff=%d integ=%lld moved_up=%llu moved_down=%llu step_ns=%llu steps=%lu cost_ns=%llu hook_ns=%llu\n",
+		seq_buf_printf(sb, "pair=%d free=%llu goal=%llu err=%lld waiting=%llu heat=%u idle=%llu demote=%llu promote=%llu level=%u backoff=%d integ=%lld moved_up=%llu moved_down=%llu step_ns=%llu steps=%lu cost_ns=%llu hook_ns=%llu young_bp=%lu\n",
 			       p->upper, p->obs.free, p->st.goal, p->st.err,
 			       p->st.want, p->st.heat, p->obs.up_idle,
 			       p->st.demote,
 			       p->st.promote, p->st.level, p->st.backoff,
 			       p->ctl.pi.integ, p->obs.moved_up,
 			       p->obs.moved_down, p->step_ns, p->steps,
-			       p->cost_ns, mmt_pair_hook_ns(p));
+			       p->cost_ns, mmt_pair_hook_ns(p),
+			       p->st.young_bp);
 	}
 }

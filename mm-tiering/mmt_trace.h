@@ -13,7 +13,8 @@
  * One control step of a tier pair (see mmt_loop.c), bytes per period:
  * budgets (demote, promote) and what moved in the period (moved_up,
  * moved_down: deltas of the schemes' applied bytes); what status shows of
- * the decision (waiting: hot bytes waiting that fit the budget, heat: the
+ * the decision (waiting: hot bytes waiting that fit the budget, scaled by
+ * young_bp, the young share of what promotion walked, in bp; heat: the
  * promotion threshold, integ: the PI law's integral; share and
  * share_target in bp, bandwidth mode only) and the step's own time in ns
  * (observe, decide, act).  Pointers to the pair's observation and step:
@@ -40,6 +41,7 @@ TRACE_EVENT(controller_step,
 		__field(unsigned long, share)
 		__field(unsigned long, share_target)
 		__field(u64, step_ns)
+		__field(unsigned long, young_bp)
 	),
 	TP_fast_assign(
 		__entry->upper = upper;
@@ -58,13 +60,15 @@ TRACE_EVENT(controller_step,
 		__entry->share = bw ? o->share : 0;
 		__entry->share_target = bw ? o->share_target : 0;
 		__entry->step_ns = step_ns;
+		__entry->young_bp = st->young_bp;
 	),
-	TP_printk("node=%d free=%llu goal=%llu err=%lld demote=%llu promote=%llu moved_up=%llu moved_down=%llu level=%u backoff=%d waiting=%llu heat=%u integ=%lld share=%lu share_target=%lu step_ns=%llu",
+	TP_printk("node=%d free=%llu goal=%llu err=%lld demote=%llu promote=%llu moved_up=%llu moved_down=%llu level=%u backoff=%d waiting=%llu heat=%u integ=%lld share=%lu share_target=%lu step_ns=%llu young_bp=%lu",
 		  __entry->upper, __entry->free, __entry->goal, __entry->err,
 		  __entry->demote, __entry->promote, __entry->moved_up,
 		  __entry->moved_down, __entry->level, __entry->backoff,
 		  __entry->waiting, __entry->heat, __entry->integ,
-		  __entry->share, __entry->share_target, __entry->step_ns)
+		  __entry->share, __entry->share_target, __entry->step_ns,
+		  __entry->young_bp)
 );
 
 #endif /* _MMT_TRACE_H */
