@@ -94,13 +94,13 @@ fi
 # counted the steps the trace saw (give or take the ones around the trace's
 # start and end)
 steps=$(sed -n 's/.* steps=\([0-9]*\).*/\1/p' /tmp/Y.pair)
-bad=$(awk '!/ waiting=[0-9]+ heat=[0-9]+ integ=-?[0-9]+ share=0 share_target=0 step_ns=[1-9][0-9]*$/' /tmp/Y.trace | wc -l)
+bad=$(awk '!/ waiting=[0-9]+ heat=[0-9]+ integ=-?[0-9]+ share=0 share_target=0 step_ns=[1-9][0-9]* young_bp=[0-9]+$/' /tmp/Y.trace | wc -l)
 cost=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^step_ns=/) { split($i, a, "="); s += a[2]; n++; if (a[2] > m) m = a[2] } }
 	END { if (n) printf "mean %d ns, max %d ns per step", s / n, m }' /tmp/Y.trace)
 ev=$(cat /tmp/Y.steps)
 [ "$ev" -ge $((PHASE_S * PHASES / 2)) ] && [ "$bad" = 0 ] && [ -n "$steps" ] &&
 	[ "$steps" -ge "$ev" ] && [ "$steps" -le $((ev + 3)) ]
-check controller_tracepoint $? "mm_tiering:controller_step events: controller on $ev ($bad without waiting/heat/integ/share/step_ns), status steps=$steps; $cost"
+check controller_tracepoint $? "mm_tiering:controller_step events: controller on $ev ($bad without waiting/heat/integ/share/step_ns/young_bp), status steps=$steps; $cost"
 [ "$(cat /tmp/N.steps)" -eq 0 ]
 check static_no_steps $? "controller off: $(cat /tmp/N.steps) controller_step events"
 dmesg_clean > /tmp/splat
