@@ -435,6 +435,22 @@ static struct mmt_obs pair_obs(u64 free)
 				 .free = free, .free_goal_bp = 600 };
 }
 
+/*
+ * The same pair at 200 MiB a period, its upper node holding @idle bytes never
+ * seen accessed and @busy at heat 8, and @hot bytes at heat 4 on the lower
+ * node.
+ */
+static struct mmt_obs hot_pair_obs(u64 free, u64 hot, u64 idle, u64 busy)
+{
+	struct mmt_obs o = pair_obs(free);
+
+	o.budget = 200 * MiB;
+	o.low[4] = hot;
+	o.up[0] = idle;
+	o.up[8] = busy;
+	return o;
+}
+
 /* The worked example of mmt_ctl.c through the whole step. */
 static void mmt_decide_room_test(struct kunit *test)
 {
@@ -522,13 +538,10 @@ static void mmt_want_cap_test(struct kunit *test)
 static void mmt_decide_flow_test(struct kunit *test)
 {
 	struct mmt_pair_ctl c;
-	struct mmt_obs o = pair_obs(80 * MiB);
+	struct mmt_obs o = hot_pair_obs(80 * MiB, 70 * MiB, 500 * MiB,
+					420 * MiB);
 	struct mmt_step st;
 
-	o.budget = 200 * MiB;
-	o.low[4] = 70 * MiB;
-	o.up[0] = 500 * MiB;
-	o.up[8] = 420 * MiB;
 	o.moved_up = 2 * MiB;
 	mmt_pair_ctl_init(&c, 200 * MiB);
 	mmt_decide(&c, &o, &st);
@@ -581,13 +594,10 @@ static void mmt_young_share_test(struct kunit *test)
 static void mmt_decide_young_test(struct kunit *test)
 {
 	struct mmt_pair_ctl c;
-	struct mmt_obs o = pair_obs(60 * MiB);
+	struct mmt_obs o = hot_pair_obs(60 * MiB, 80 * MiB, 300 * MiB,
+					640 * MiB);
 	struct mmt_step st;
 
-	o.budget = 200 * MiB;
-	o.low[4] = 80 * MiB;
-	o.up[0] = 300 * MiB;
-	o.up[8] = 640 * MiB;
 	mmt_pair_ctl_init(&c, 200 * MiB);
 	/* before any walk: all of it */
 	mmt_decide(&c, &o, &st);
