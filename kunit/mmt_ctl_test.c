@@ -572,7 +572,7 @@ static void mmt_decide_flow_test(struct kunit *test)
 /* The young share of promotion's walk; a walk under 1 MiB keeps the last. */
 static void mmt_young_share_test(struct kunit *test)
 {
-	/* skew's shift: 183 MB of regions walked, 41 MB of young pages */
+	/* 183 MiB of regions walked, 41 MiB of them young */
 	KUNIT_EXPECT_EQ(test, mmt_young_share(41 * MiB, 183 * MiB, 10000),
 			2240UL);
 	KUNIT_EXPECT_EQ(test, mmt_young_share(0, 50 * MiB, 10000), 0UL);
