@@ -148,8 +148,16 @@ hot_within() {
 
 # dmesg_clean: no kernel report; the OOM killer's and an allocation
 # failure's first line come before their Call Trace, and name the cause
+SPLAT='WARNING|BUG|Oops|Call Trace|general protection|invoked oom-killer|page allocation failure|blocked for more than'
 dmesg_clean() {
-	! dmesg | grep -E 'WARNING|BUG|Oops|Call Trace|general protection|invoked oom-killer|page allocation failure|blocked for more than'
+	! dmesg | grep -E "$SPLAT"
+}
+
+# splat_head: the first kernel report on one line, with the three lines
+# before it (a report whose own first line matches none of dmesg_clean's
+# words, an RCU stall's, shows only its "Call Trace:" otherwise)
+splat_head() {
+	dmesg | grep -m1 -B3 -E "$SPLAT" | tr -s '\n\t ' ' ' | cut -c1-400
 }
 
 # load_setup LOG TIERLOAD-ARGS...: start tierload in the background and wait

@@ -135,6 +135,6 @@ done
 check disable_stops_kdamonds $? "kdamonds before: $(echo $pids) left: ${left:-none}${seen:+ (still in /proc:$seen)} enabled=$(cat $P/enabled)"
 rmmod mm_tiering && ! grep -q '^mm_tiering ' /proc/modules
 check rmmod $? "rmmod mm_tiering"
-dmesg_clean > /tmp/splat
-check dmesg_clean $? "$(head -3 /tmp/splat)"
+dmesg_clean > /dev/null
+check dmesg_clean $? "$(splat_head)"
 dmesg | grep mm_tiering
