@@ -144,6 +144,7 @@ tierload -l "1-$LOWERS" $load $thp $stride -t "$SECS" -w /tmp/go > /tmp/load.log
 load_pid=$!
 wait_line 'tierload oracle' /tmp/load.log 300 || echo "BENCH-ERROR setup"
 mig0=$(vmstat pgmigrate_success)
+fail0=$(vmstat pgmigrate_fail)
 
 case $POLICY in
 none|debian) ;;
@@ -195,6 +196,11 @@ for p in $(kdamonds); do
 	kd_ns=$((kd_ns + $(awk '{ print $1 }' /proc/$p/schedstat 2>/dev/null || echo 0)))
 done
 mig1=$(vmstat pgmigrate_success)
+# what the module counts as moved (its schemes' applied bytes, every
+# node), beside the kernel's count of pages migrated in the same window
+if [ -e $P/bytes_promoted ]; then
+	echo "BENCH-INFO moved: module promoted=$(tr ' ' '\n' <$P/bytes_promoted | awk -F: '{ s += $2 } END { print s + 0 }') demoted=$(tr ' ' '\n' <$P/bytes_demoted | awk -F: '{ s += $2 } END { print s + 0 }') kernel pgmigrate_success=$(( (mig1 - mig0) * 4096 )) pgmigrate_fail=$(( $(vmstat pgmigrate_fail) - fail0 ))"
+fi
 wait $load_pid
 cat /tmp/load.log
 echo "BENCH-RESULT policy=$POLICY workload=$WORKLOAD migrated_bytes=$(( (mig1 - mig0) * 4096 )) kdamond_cpu_ms=$((kd_ticks * 10)) kdamond_run_ns=$kd_ns checks_per_s=$(( cn > 0 ? csum / (cn > 0 ? cn : 1) : 0 )) ${ctl:-ctl_ns=0 ctl_hook_ns=0 ctl_steps=0} thp_enabled=$(cat /sys/kernel/mm/transparent_hugepage/enabled | sed 's/.*\[\(.*\)\].*/\1/') verify=$(grep -o 'bad_pages=[0-9]*' /tmp/load.log)"
