@@ -409,7 +409,7 @@ wait_guest
 # while identify_cpu() has cleared the boot CPU's feature bits sees
 # pgtable_l5_enabled() false, and KASAN calls the 5-level address of an
 # irq_desc wild: the boot panics at 0.003 s (2 of 3 boots in one run).
-dbg_args=(panic_on_warn=1 no5lvl "mmt.scale=${MMT_SCALE:-1}" mmt.min_rounds=4 mmt.race_secs=420)
+dbg_args=(panic_on_warn=1 no5lvl "mmt.scale=${MMT_SCALE:-1}" mmt.min_rounds=4 mmt.race_secs=420 mmt.race_max_secs=540)
 dbg_desc="QEMU TCG, ${rel:-}: KASAN, UBSAN, KFENCE, lockdep, kmemleak, fault injection; panic_on_warn=1 no5lvl"
 if [ -n "$debug" ] && [ -n "$core" ]; then
 	# two lanes, one host core each: the stress suite (the longest boot)
