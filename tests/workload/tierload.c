@@ -63,11 +63,12 @@
  *       phase_ms: -P or -Y in ms (0: no phases); thp_kb: AnonHugePages;
  *       stride: -S
  *   tierload t=<ms> hot_up=N hot_low=N cold_up=N cold_low=N other=N
- *            up_free_mb=N phase=N upshare_bp=N moved=N moved2=N unknown=N
- *            nodes=N:pages,...
+ *            up_free_mb=N phase=N upshare_bp=N moved=N moved2=N
+ *            moved2_hot=N unknown=N nodes=N:pages,...
  *       hot_* count the hot slice only; upshare_bp: share of accesses
  *       served by the upper node; moved/moved2: pages seen to change node
- *       at least once / twice between samples; other: pages on neither
+ *       at least once / twice between samples (moved2_hot: of them,
+ *       pages of the hot slices, every slice); other: pages on neither
  *       node; unknown: pages whose node could not be read (under migration:
  *       counted in no other field, their moves not counted); nodes: the
  *       pages of every set on each node that holds any
@@ -624,7 +625,7 @@ int main(int argc, char **argv)
 		if (t >= next) {
 			long hu, hl, ho, cu = 0, cl = 0, co = 0;
 
-			long moved = 0, moved2 = 0;
+			long moved = 0, moved2 = 0, moved2_hot = 0;
 			double share = 0;
 			size_t base, n_hot;
 
@@ -664,14 +665,17 @@ int main(int argc, char **argv)
 					last_node[pg] = nd;
 					moved += moves[pg] >= 1 ? stride : 0;
 					moved2 += moves[pg] >= 2 ? stride : 0;
+					if (pg < hot_pages * slices)
+						moved2_hot += moves[pg] >= 2 ?
+							      stride : 0;
 					if (zipf && status[i] == up)
 						share += weight[pg];
 				}
 			}
-			printf("tierload t=%ld hot_up=%ld hot_low=%ld cold_up=%ld cold_low=%ld other=%ld up_free_mb=%ld phase=%ld upshare_bp=%ld moved=%ld moved2=%ld unknown=%ld",
+			printf("tierload t=%ld hot_up=%ld hot_low=%ld cold_up=%ld cold_low=%ld other=%ld up_free_mb=%ld phase=%ld upshare_bp=%ld moved=%ld moved2=%ld moved2_hot=%ld unknown=%ld",
 			       t - start, hu, hl, cu, cl, ho + co,
 			       node_free_mb(up), phase, (long)(share * 10000),
-			       moved, moved2, n_unknown);
+			       moved, moved2, moved2_hot, n_unknown);
 			print_nodes();
 			next += iv;
 			if (t - start >= secs * 1000 ||
