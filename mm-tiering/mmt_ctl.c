@@ -367,6 +367,16 @@ u64 mmt_heat_sum(const u64 *heat, unsigned int from, unsigned int to)
  * applied to it) has failed hundreds of samples: colder than anything
  * seen accessed at all, with no margin needed.
  *
+ * How long is enough.  At 10 s, a lukewarm tail's regions were "idle" too:
+ * on phase, whose cold set a uniform tail reads, node1 regions of it seen
+ * accessed in one sample displaced node0 regions of it unseen for 10 s,
+ * and most of the pages the controller moved twice were the cold set's.
+ * At 30 s the controller's pages moved twice were 13-20 % of the static
+ * recipe's (30-55 % at 10 s), while a filler
+ * nobody touches is idle 30 s after the module starts and PostgreSQL's
+ * hot buffers still displace it: 78 % on node0 after 120 s
+ * (Documentation/bench-results.md).
+ *
  * Return: true when idle.
  */
 bool mmt_region_idle(unsigned int bucket, unsigned int age,
