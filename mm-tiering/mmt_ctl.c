@@ -372,10 +372,9 @@ u64 mmt_heat_sum(const u64 *heat, unsigned int from, unsigned int to)
  * accessed in one sample displaced node0 regions of it unseen for 10 s,
  * and most of the pages the controller moved twice were the cold set's.
  * At 30 s the controller's pages moved twice were 13-20 % of the static
- * recipe's (30-55 % at 10 s), while a filler
- * nobody touches is idle 30 s after the module starts and PostgreSQL's
- * hot buffers still displace it: 78 % on node0 after 120 s
- * (Documentation/bench-results.md).
+ * recipe's (30-55 % at 10 s), while a filler nobody touches is idle 30 s
+ * after the module starts and PostgreSQL's hot buffers still displace it:
+ * 51-78 % on node0 after 120 s (Documentation/bench-results.md).
  *
  * Return: true when idle.
  */
