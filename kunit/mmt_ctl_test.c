@@ -415,12 +415,12 @@ static void mmt_pick_heat_idle_test(struct kunit *test)
 /* Idle: not seen accessed for MMT_IDLE_US, by the region's age. */
 static void mmt_region_idle_test(struct kunit *test)
 {
-	/* 60 aggregations of 500 ms: 30 s */
-	KUNIT_EXPECT_TRUE(test, mmt_region_idle(0, 60, 500000));
-	KUNIT_EXPECT_FALSE(test, mmt_region_idle(0, 59, 500000));
-	/* a backed-off node aggregates every 20 s: two aggregations */
-	KUNIT_EXPECT_TRUE(test, mmt_region_idle(0, 2, 20000000));
-	KUNIT_EXPECT_FALSE(test, mmt_region_idle(0, 1, 20000000));
+	/* 20 aggregations of 500 ms: 10 s */
+	KUNIT_EXPECT_TRUE(test, mmt_region_idle(0, 20, 500000));
+	KUNIT_EXPECT_FALSE(test, mmt_region_idle(0, 19, 500000));
+	/* a backed-off node aggregates every 20 s: one aggregation */
+	KUNIT_EXPECT_TRUE(test, mmt_region_idle(0, 1, 20000000));
+	KUNIT_EXPECT_FALSE(test, mmt_region_idle(0, 0, 20000000));
 	/* seen accessed: never idle, however old */
 	KUNIT_EXPECT_FALSE(test, mmt_region_idle(1, 1000, 20000000));
 	/* no overflow: 2^32 - 1 aggregations of 10 s */

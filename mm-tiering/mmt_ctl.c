@@ -367,14 +367,14 @@ u64 mmt_heat_sum(const u64 *heat, unsigned int from, unsigned int to)
  * applied to it) has failed hundreds of samples: colder than anything
  * seen accessed at all, with no margin needed.
  *
- * How long is enough.  At 10 s, a lukewarm tail's regions were "idle" too:
+ * How long is enough.  At 10 s, a lukewarm tail's regions are "idle" too:
  * on phase, whose cold set a uniform tail reads, node1 regions of it seen
  * accessed in one sample displaced node0 regions of it unseen for 10 s,
  * and most of the pages the controller moved twice were the cold set's.
- * At 30 s the controller's pages moved twice were 13-20 % of the static
- * recipe's (30-55 % at 10 s), while a filler nobody touches is idle 30 s
- * after the module starts and PostgreSQL's hot buffers still displace it:
- * 51-78 % on node0 after 120 s (Documentation/bench-results.md).
+ * At 30 s those were 13-20 % of the static recipe's (30-55 % at 10 s), but
+ * in one evening's bench (Documentation/bench-results.md, build/b38 and
+ * b39) node0 served 2.0-2.6 points less of zipf, zipf80 and tail at 30 s,
+ * for 3-34 % fewer bytes.  Hits come before bytes: 10 s.
  *
  * Return: true when idle.
  */

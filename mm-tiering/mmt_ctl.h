@@ -120,7 +120,7 @@ unsigned int mmt_heat_min_accesses(unsigned int bucket, unsigned int max_nr,
  * A region of the upper node not seen accessed for this long (its age, in
  * microseconds) is idle: colder than anything seen accessed at all.
  */
-#define MMT_IDLE_US		(30ULL * 1000 * 1000)
+#define MMT_IDLE_US		(10ULL * 1000 * 1000)
 
 bool mmt_region_idle(unsigned int bucket, unsigned int age,
 		     unsigned long aggr_us);
