@@ -77,6 +77,15 @@
  *       that best placement start on the lower node
  *   tierload perturb t=<ms> phase=N down=N up=N
  *       pages the perturbation moved down (hot) and up (cold)
+ *   tierload ranks from=R to=R pages=N low=N low_bp=N low_unmoved=N moved2=N
+ *            moved2_bp=N moved2_up=N
+ *       -Z only, after the last sample, one line per band of ranks [from,
+ *       to): the room's first 1/16, the next 1/16, 1/8, 1/4 and 1/2 (the
+ *       ranks the oracle places on the upper node), then the rest.  low:
+ *       its pages on a lower node at the last sample, low_bp their share of
+ *       accesses, low_unmoved: of them, those never seen to move; moved2:
+ *       its pages moved twice or more, moved2_bp their share of accesses,
+ *       moved2_up: of them, those on the upper node
  *   tierload verify pages=N bad_pages=N thp_kb=N
  */
 #define _GNU_SOURCE
@@ -399,6 +408,43 @@ static size_t zipf_draw(const double *cdf, size_t n)
 }
 
 /*
+ * -Z: where the ranks are at the last sample (@last: node + 1 of each page,
+ * @moves: its moves), in bands of the oracle's @room ranks: which ranks the
+ * upper node misses, and which ranks the pages moved twice are.
+ */
+static void print_ranks(size_t all, size_t room, const double *weight,
+			const size_t *page_of_rank, const unsigned char *last,
+			const unsigned char *moves, int up)
+{
+	size_t to[6] = { room / 16, room / 8, room / 4, room / 2, room, all };
+	size_t r = 0, b;
+
+	for (b = 0; b < 6; b++) {
+		size_t from = r, low = 0, low_still = 0, m2 = 0, m2_up = 0;
+		double w_low = 0, w_m2 = 0;
+
+		for (; r < to[b] && r < all; r++) {
+			size_t pg = page_of_rank[r];
+			int on = last[pg] - 1;
+
+			if (is_low(on)) {
+				low++;
+				low_still += !moves[pg];
+				w_low += weight[pg];
+			}
+			if (moves[pg] >= 2) {
+				m2++;
+				w_m2 += weight[pg];
+				m2_up += on == up;
+			}
+		}
+		printf("tierload ranks from=%zu to=%zu pages=%zu low=%zu low_bp=%ld low_unmoved=%zu moved2=%zu moved2_bp=%ld moved2_up=%zu\n",
+		       from, r, r - from, low, lround(w_low * 10000), low_still,
+		       m2, lround(w_m2 * 10000), m2_up);
+	}
+}
+
+/*
  * Move up to @n pages of [@p, @p + @pages) that sit on @from to @to, drawn
  * at random; return how many moved.  @last (the pages' last_node entries)
  * learns their new node: a forced move is not the policy's, and is not
@@ -466,7 +512,7 @@ int main(int argc, char **argv)
 	double *weight = NULL, *cdf = NULL;
 	size_t *page_of_rank = NULL, all_pages;
 	unsigned char *last_node = NULL, *moves = NULL;
-	size_t hot_pages, cold_pages, i;
+	size_t hot_pages, cold_pages, i, room = 0;
 	unsigned char *hot, *cold;
 	long start, next, sink = 0;
 	size_t cur = 0;
@@ -578,11 +624,11 @@ int main(int argc, char **argv)
 		/* the upper node holds the cold set and its free memory but
 		 * about 20 MiB its watermarks keep free
 		 */
-		size_t room = cold_pages + (size_t)(node_free_mb(up) > 20 ?
-					   (node_free_mb(up) - 20) * 256 : 0);
 		double best = 0;
 		size_t low_top = 0;
 
+		room = cold_pages + (size_t)(node_free_mb(up) > 20 ?
+					     (node_free_mb(up) - 20) * 256 : 0);
 		weight = malloc(all_pages * sizeof(*weight));
 		cdf = malloc(all_pages * sizeof(*cdf));
 		page_of_rank = malloc(all_pages * sizeof(*page_of_rank));
@@ -733,6 +779,9 @@ int main(int argc, char **argv)
 		if (cur >= hot_pages * PAGE)
 			cur = 0;
 	}
+	if (zipf)
+		print_ranks(all_pages, room < all_pages ? room : all_pages,
+			    weight, page_of_rank, last_node, moves, up);
 	if (corrupt)
 		hot[hot_pages / 2 * PAGE + 123] ^= 0x5a;
 	printf("tierload verify pages=%zu bad_pages=%ld sink=%ld thp_kb=%ld\n",
