@@ -420,7 +420,7 @@ static void print_ranks(size_t all, size_t room, const double *weight,
 	size_t r = 0, b;
 
 	for (b = 0; b < 6; b++) {
-		size_t from = r, low = 0, low_still = 0, m2 = 0, m2_up = 0;
+		size_t from = r, low = 0, low_unmoved = 0, m2 = 0, m2_up = 0;
 		double w_low = 0, w_m2 = 0;
 
 		for (; r < to[b] && r < all; r++) {
@@ -429,7 +429,7 @@ static void print_ranks(size_t all, size_t room, const double *weight,
 
 			if (is_low(on)) {
 				low++;
-				low_still += !moves[pg];
+				low_unmoved += !moves[pg];
 				w_low += weight[pg];
 			}
 			if (moves[pg] >= 2) {
@@ -439,7 +439,7 @@ static void print_ranks(size_t all, size_t room, const double *weight,
 			}
 		}
 		printf("tierload ranks from=%zu to=%zu pages=%zu low=%zu low_bp=%ld low_unmoved=%zu moved2=%zu moved2_bp=%ld moved2_up=%zu\n",
-		       from, r, r - from, low, lround(w_low * 10000), low_still,
+		       from, r, r - from, low, lround(w_low * 10000), low_unmoved,
 		       m2, lround(w_m2 * 10000), m2_up);
 	}
 }
@@ -780,8 +780,8 @@ int main(int argc, char **argv)
 			cur = 0;
 	}
 	if (zipf)
-		print_ranks(all_pages, room < all_pages ? room : all_pages,
-			    weight, page_of_rank, last_node, moves, up);
+		print_ranks(all_pages, room, weight, page_of_rank, last_node,
+			    moves, up);
 	if (corrupt)
 		hot[hot_pages / 2 * PAGE + 123] ^= 0x5a;
 	printf("tierload verify pages=%zu bad_pages=%ld sink=%ld thp_kb=%ld\n",
