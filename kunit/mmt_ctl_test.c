@@ -508,6 +508,40 @@ static void mmt_decide_want_test(struct kunit *test)
 }
 
 /*
+ * The same full node, where 80 MiB of its free memory is below its zones'
+ * floors (the floor, with the headroom, above the 60 MiB goal): the goal is
+ * the floor, and the hot bytes raise it from there.  At 60 MiB free the
+ * percent goal would be met and promotion, admitted only above the floor,
+ * would wait for room that demotion never made.
+ */
+static void mmt_decide_floor_test(struct kunit *test)
+{
+	struct mmt_pair_ctl c;
+	struct mmt_obs o = pair_obs(60 * MiB);
+	struct mmt_step st;
+
+	o.floor = 90 * MiB;
+	o.low[4] = 10 * MiB;
+	o.up[0] = 300 * MiB;
+	o.up[8] = 640 * MiB;
+	mmt_pair_ctl_init(&c, 20 * MiB);
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.goal, 90 * MiB);
+	KUNIT_EXPECT_EQ(test, st.want, 10 * MiB);
+	KUNIT_EXPECT_EQ(test, st.target, 100 * MiB);
+	KUNIT_EXPECT_EQ(test, st.goal_bp, 1000UL);
+	/* 40 MiB short, at most the period's budget */
+	KUNIT_EXPECT_EQ(test, st.err, (s64)(40 * MiB));
+	KUNIT_EXPECT_EQ(test, st.demote, 20 * MiB);
+	/* a floor below the percent goal changes nothing */
+	o.floor = 30 * MiB;
+	mmt_pair_ctl_init(&c, 20 * MiB);
+	mmt_decide(&c, &o, &st);
+	KUNIT_EXPECT_EQ(test, st.goal, 60 * MiB);
+	KUNIT_EXPECT_EQ(test, st.target, 70 * MiB);
+}
+
+/*
  * Promotion that left room unused (more than 1/16 of the budget beyond what
  * it moved): the raise is at most twice its flow; room used up: no cap.
  */
@@ -772,6 +806,7 @@ static struct kunit_case mmt_ctl_cases[] = {
 	KUNIT_CASE(mmt_region_idle_test),
 	KUNIT_CASE(mmt_decide_room_test),
 	KUNIT_CASE(mmt_decide_want_test),
+	KUNIT_CASE(mmt_decide_floor_test),
 	KUNIT_CASE(mmt_want_cap_test),
 	KUNIT_CASE(mmt_young_share_test),
 	KUNIT_CASE(mmt_decide_young_test),

@@ -10,6 +10,8 @@
 
 #include "mmt_logic.h"
 
+#define MiB (1ULL << 20)
+
 /* ---- basis-point arithmetic ---- */
 
 struct bp_of_case {
@@ -236,6 +238,51 @@ static void mmt_effective_goals_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, g.raised, c->raised);
 }
 
+/* ---- admission of promotion ---- */
+
+static void mmt_zone_unusable_test(struct kunit *test)
+{
+	/* the example: ZONE_DMA, high 40, 957 reserved against MOVABLE */
+	KUNIT_EXPECT_EQ(test, mmt_zone_unusable(2095, 40, 957), 997ULL);
+	/* at or below its floors a zone gives nothing */
+	KUNIT_EXPECT_EQ(test, mmt_zone_unusable(900, 1449, 0), 900ULL);
+	KUNIT_EXPECT_EQ(test, mmt_zone_unusable(997, 40, 957), 997ULL);
+	KUNIT_EXPECT_EQ(test, mmt_zone_unusable(0, 40, 957), 0ULL);
+	/* no reserve: the high watermark */
+	KUNIT_EXPECT_EQ(test, mmt_zone_unusable(10000, 1449, 0), 1449ULL);
+	/* a sum that overflows keeps every free page */
+	KUNIT_EXPECT_EQ(test, mmt_zone_unusable(10, U64_MAX, 5), 10ULL);
+}
+
+static void mmt_free_floor_test(struct kunit *test)
+{
+	/* the example: 1 GiB of pages, 3500 unusable, 1 % headroom */
+	KUNIT_EXPECT_EQ(test, mmt_free_floor(3500, 262144), 6121ULL);
+	KUNIT_EXPECT_EQ(test, mmt_free_floor(0, 262144), 2621ULL);
+	/* never above the node */
+	KUNIT_EXPECT_EQ(test, mmt_free_floor(262000, 262144), 262144ULL);
+	KUNIT_EXPECT_EQ(test, mmt_free_floor(0, 0), 0ULL);
+}
+
+static void mmt_admit_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mmt_admit_bytes(100 * MiB, 60 * MiB), 40ULL * MiB);
+	KUNIT_EXPECT_EQ(test, mmt_admit_bytes(60 * MiB, 60 * MiB), 0ULL);
+	KUNIT_EXPECT_EQ(test, mmt_admit_bytes(50 * MiB, 60 * MiB), 0ULL);
+	/* the quota is capped at what is admitted ... */
+	KUNIT_EXPECT_EQ(test, mmt_admit_quota(20 * MiB, 5 * MiB, 4096),
+			5UL * MiB);
+	/* ... a quota of no limit too ... */
+	KUNIT_EXPECT_EQ(test, mmt_admit_quota(0, 5 * MiB, 4096), 5UL * MiB);
+	/* ... room beyond the quota leaves it as it is ... */
+	KUNIT_EXPECT_EQ(test, mmt_admit_quota(MiB, 5 * MiB, 4096), 1UL * MiB);
+	KUNIT_EXPECT_EQ(test, mmt_admit_quota(0, U64_MAX, 4096), ULONG_MAX);
+	/* ... and nothing admitted is one page, never 0 (no limit) */
+	KUNIT_EXPECT_EQ(test, mmt_admit_quota(20 * MiB, 0, 4096), 4096UL);
+	KUNIT_EXPECT_EQ(test, mmt_admit_quota(20 * MiB, 100, 4096), 4096UL);
+	KUNIT_EXPECT_EQ(test, mmt_admit_quota(0, 0, 4096), 4096UL);
+}
+
 /* ---- bandwidth shares ---- */
 
 static void mmt_bw_shares_test(struct kunit *test)
@@ -429,6 +476,9 @@ static struct kunit_case mmt_params_cases[] = {
 	KUNIT_CASE(mmt_check_period_test),
 	KUNIT_CASE(mmt_check_share_test),
 	KUNIT_CASE_PARAM(mmt_effective_goals_test, goals_gen_params),
+	KUNIT_CASE(mmt_zone_unusable_test),
+	KUNIT_CASE(mmt_free_floor_test),
+	KUNIT_CASE(mmt_admit_test),
 	{}
 };
 

@@ -433,10 +433,13 @@ void mmt_pair_ctl_init(struct mmt_pair_ctl *c, u64 integ_max)
 	c->young_bp = MMT_BP_MAX;
 }
 
-/* The free goal in bytes, and the room above it. */
+/*
+ * The free goal in bytes, and the room above it: the bytes promotion is
+ * admitted to (the kdamonds cap it at the floor, mmt_admit_bytes()).
+ */
 static u64 mmt_room(const struct mmt_obs *o, struct mmt_step *st)
 {
-	st->goal = mmt_bp_apply(o->managed, o->free_goal_bp);
+	st->goal = max(mmt_bp_apply(o->managed, o->free_goal_bp), o->floor);
 	return o->free > st->goal ? o->free - st->goal : 0;
 }
 

@@ -138,6 +138,8 @@ unsigned long mmt_young_share(u64 passed, u64 tried, unsigned long last_bp);
  * @managed:		bytes of the upper node
  * @free:		its free bytes
  * @free_goal_bp:	its effective free goal (mmt_effective_goals())
+ * @floor:		the free bytes it keeps from promotion (mmt_free_floor()):
+ *			its free goal is never below them
  * @moved_up:		bytes promoted into it this period
  * @moved_down:		bytes demoted (or pushed) out of it this period
  * @tried_up:		bytes of the regions promotion walked this period
@@ -157,6 +159,7 @@ struct mmt_obs {
 	u64 managed;
 	u64 free;
 	unsigned long free_goal_bp;
+	u64 floor;
 	u64 moved_up;
 	u64 moved_down;
 	u64 tried_up;
@@ -189,7 +192,8 @@ struct mmt_pair_ctl {
 
 /**
  * struct mmt_step - one period's decision for a tier pair.
- * @goal:	free goal of the upper node, bytes
+ * @goal:	free goal of the upper node, bytes: the effective goal, or
+ *		the floor where that is higher
  * @target:	demotion goal: @goal raised by @want, bytes
  * @goal_bp:	@target in basis points of the upper node
  * @want:	the young share (@young_bp) of the hot bytes waiting, as

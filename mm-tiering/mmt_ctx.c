@@ -10,6 +10,7 @@
  * TPP-DAMON recipe of samples/damon/mtier.c, for any number of nodes.
  */
 #include <linux/err.h>
+#include <linux/gfp.h>
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
@@ -224,23 +225,49 @@ static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
 
 /**
  * mmt_node_pages() - pages of node @nid's populated zones: managed, free,
- * and the sum of their high watermarks.  The one zone walk of the module.
+ * the sum of their high watermarks, and the free pages a promotion cannot
+ * take.  The one zone walk of the module; lock-free (kdamond context).
+ *
+ * A promotion allocates as a movable user page would (GFP_HIGHUSER_MOVABLE):
+ * from each zone only above its high watermark (below it kswapd wakes, and
+ * kernel allocations, which only the node's lower zones can serve when its
+ * other memory is ZONE_MOVABLE, run short) and above what the zone keeps
+ * back from allocations that could use a higher zone (lowmem_reserve[] for
+ * the highest zone a movable allocation may use) or for high-order atomic
+ * ones.  The same rule as the kernel's watermark check, read at one time.
  */
 void mmt_node_pages(int nid, struct mmt_pages *pages)
 {
+	enum zone_type movable = gfp_zone(GFP_HIGHUSER_MOVABLE);
 	pg_data_t *pgdat = NODE_DATA(nid);
 	int z;
 
 	memset(pages, 0, sizeof(*pages));
 	for (z = 0; z < MAX_NR_ZONES; z++) {
 		struct zone *zone = &pgdat->node_zones[z];
+		u64 free, reserve;
 
 		if (!populated_zone(zone))
 			continue;
+		free = zone_page_state(zone, NR_FREE_PAGES);
+		reserve = max(READ_ONCE(zone->lowmem_reserve[movable]), 0L) +
+			  READ_ONCE(zone->nr_reserved_highatomic);
 		pages->managed += zone_managed_pages(zone);
-		pages->free += zone_page_state(zone, NR_FREE_PAGES);
+		pages->free += free;
 		pages->high += high_wmark_pages(zone);
+		pages->unusable += mmt_zone_unusable(free,
+						     high_wmark_pages(zone),
+						     reserve);
 	}
+}
+
+/**
+ * mmt_node_floor() - the free pages a node keeps from promotion, and the
+ * least its demotion goal asks for: mmt_free_floor() of its zones' pages.
+ */
+u64 mmt_node_floor(const struct mmt_pages *pages)
+{
+	return mmt_free_floor(pages->unusable, pages->managed);
 }
 
 /**

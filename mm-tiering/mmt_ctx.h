@@ -64,6 +64,8 @@ struct mmt_pages {
 	u64 managed;
 	u64 free;
 	u64 high;	/* sum of the zones' high watermarks */
+	/* of @free, what promotion must leave (mmt_zone_unusable()) */
+	u64 unusable;
 };
 
 /* A node's online memory, at most this many ranges (mmt_node_ranges()). */
@@ -76,6 +78,7 @@ struct mmt_ranges {
 
 void mmt_node_ranges(int nid, struct mmt_ranges *rs);
 void mmt_node_pages(int nid, struct mmt_pages *pages);
+u64 mmt_node_floor(const struct mmt_pages *pages);
 unsigned long mmt_bytes_on_node(unsigned long start, unsigned long end,
 				int nid);
 int mmt_node_goals(int nid, const struct mmt_cfg *cfg,

@@ -185,9 +185,15 @@ static int mmt_take_commit(struct mmt_node *n)
 		int i;
 
 		n->bw = bw;
-		/* the committed quotas are the ones a hold gives back */
-		for (i = 0; i < MMT_NR_SCHEMES; i++)
+		/*
+		 * the committed quotas and goals are the ones a hold and
+		 * admission give back
+		 */
+		for (i = 0; i < MMT_NR_SCHEMES; i++) {
 			n->sch[i].held = false;
+			n->sch[i].capped = false;
+			n->sch[i].raised = false;
+		}
 	}
 	n->commit_err = err;
 	n->commit_src = NULL;
@@ -303,6 +309,64 @@ static void mmt_hold_promotion(const struct mmt_node *n, struct damos *s,
 	}
 }
 
+/*
+ * Admission, before each apply of the schemes (this runs after every sample,
+ * and DAMOS applies a scheme only after one): first give back what the last
+ * sample's admission changed, so that the knobs, the hold and a commit see
+ * the scheme's own values.  Stat lock held.
+ */
+static void mmt_admit_undo(struct damos *s, struct mmt_scheme_state *ss)
+{
+	struct damos_quota_goal *g;
+
+	if (ss->capped)
+		s->quota.sz = ss->uncapped_sz;
+	if (ss->raised)
+		mmt_for_each_goal(g, s)
+			g->target_value = ss->unraised_goal;
+	ss->capped = false;
+	ss->raised = false;
+}
+
+/*
+ * Then admit: a promoting scheme of @n (capacity mode's, bandwidth mode's
+ * first) moves at most its part of what its target can take above its
+ * floor (mmt_node_floor()) in this quota interval; an upper node's free
+ * goal is raised to its floor, so that demotion makes the room promotion is
+ * admitted to.  Without it, promotion took an upper node whose other
+ * memory was all ZONE_MOVABLE below its min watermark, and the OOM killer
+ * took the process allocating there.
+ */
+static void mmt_admit(const struct mmt_node *n, struct damos *s, int idx,
+		      struct mmt_scheme_state *ss)
+{
+	struct damos_quota_goal *g;
+	struct mmt_pages pages;
+	unsigned long floor_bp;
+	u64 admit;
+
+	if (n->tier == MMT_TIER_LOWER && !idx) {
+		mmt_node_pages(n->target, &pages);
+		admit = mmt_admit_bytes(pages.free << PAGE_SHIFT,
+					mmt_node_floor(&pages) << PAGE_SHIFT);
+		admit = div_u64(admit, max(READ_ONCE(n->promoters), 1U));
+		ss->uncapped_sz = s->quota.sz;
+		s->quota.sz = mmt_admit_quota(s->quota.sz, admit, PAGE_SIZE);
+		ss->capped = s->quota.sz != ss->uncapped_sz;
+	} else if (n->tier == MMT_TIER_UPPER && !idx) {
+		mmt_node_pages(n->nid, &pages);
+		if (mmt_bp_of(mmt_node_floor(&pages), pages.managed, &floor_bp))
+			return;
+		mmt_for_each_goal(g, s) {
+			if (g->target_value >= floor_bp)
+				continue;
+			ss->unraised_goal = g->target_value;
+			ss->raised = true;
+			g->target_value = floor_bp;
+		}
+	}
+}
+
 /* The priming walk's state: in capacity mode it follows @first (mmt_ctx.c). */
 static const char *mmt_prime_state(const struct mmt_node *n,
 				   const struct damos *first)
@@ -362,14 +426,16 @@ int mmt_report_fn(void *data)
 		struct mmt_scheme_state *ss = &n->sch[idx];
 
 		mmt_feed_goals(n, s, idx, &regions);
+		mmt_admit_undo(s, ss);
+		if (knobs)
+			mmt_apply_knobs(n, s, idx, max_nr, aggr_us);
+		mmt_hold_promotion(n, s, ss, knobs && (n->bw || !idx));
+		mmt_admit(n, s, idx, ss);
 		ss->stat = s->stat;
 		mmt_for_each_goal(g, s) {
 			ss->goal_current = g->current_value;
 			ss->goal_target = g->target_value;
 		}
-		if (knobs)
-			mmt_apply_knobs(n, s, idx, max_nr, aggr_us);
-		mmt_hold_promotion(n, s, ss, knobs && (n->bw || !idx));
 		/* capacity mode: the priming walk follows (mmt_ctx.c) */
 		if (++idx == (n->bw ? MMT_NR_SCHEMES : 1))
 			break;

@@ -119,6 +119,91 @@ int mmt_effective_goals(unsigned long used_bp, unsigned long free_bp,
 }
 
 /**
+ * mmt_zone_unusable() - of a zone's @free pages, those promotion must leave.
+ * @free:	the zone's free pages
+ * @high:	its high watermark (with any boost: kswapd works to it)
+ * @reserve:	what it keeps back from a movable allocation: its
+ *		lowmem_reserve for the highest zone such an allocation may
+ *		use, and its highatomic reserve
+ *
+ * A zone whose free pages are at or below @high + @reserve gives a movable
+ * allocation nothing without waking kswapd or taking from kernel
+ * allocations; all its free pages are then unusable.
+ *
+ * Example: a ZONE_DMA with 2095 free pages, a high watermark of 40 and 957
+ * pages reserved against ZONE_MOVABLE (a 1 GiB node's ZONE_DMA32 over the
+ * ratio 256): 997 of them are unusable, 1098 are room.
+ *
+ * Return: the unusable pages, at most @free.
+ */
+u64 mmt_zone_unusable(u64 free, u64 high, u64 reserve)
+{
+	u64 keep = high + reserve;
+
+	if (keep < high)	/* overflow: nothing is usable */
+		return free;
+	return min(free, keep);
+}
+
+/**
+ * mmt_free_floor() - the free memory an upper node keeps, in bytes.
+ * @unusable:	bytes of its free memory promotion cannot take (the sum of
+ *		mmt_zone_unusable() over its zones)
+ * @managed:	bytes of the node
+ *
+ * The unusable bytes, and MMT_WMARK_HEADROOM_BP of the node above them for
+ * what others allocate while a quota interval of promotion runs (a process
+ * bound to the node, the kernel).  Promotion is admitted only above it
+ * (mmt_admit_bytes()); the demotion goal is never below it, so that
+ * demotion makes the room promotion is admitted to.
+ *
+ * Example: a 1 GiB node (262144 pages) with 3500 unusable free pages keeps
+ * 3500 + 2621 = 6121 pages free.
+ *
+ * Return: the floor, at most @managed.
+ */
+u64 mmt_free_floor(u64 unusable, u64 managed)
+{
+	u64 floor = unusable + mmt_bp_apply(managed, MMT_WMARK_HEADROOM_BP);
+
+	return min(floor, managed);
+}
+
+/**
+ * mmt_admit_bytes() - bytes promotion may move into a node now.
+ * @free:	the node's free bytes
+ * @floor:	its floor, mmt_free_floor()
+ *
+ * Return: the free bytes above the floor, or 0.
+ */
+u64 mmt_admit_bytes(u64 free, u64 floor)
+{
+	return free > floor ? free - floor : 0;
+}
+
+/**
+ * mmt_admit_quota() - a promoting scheme's quota under admission.
+ * @quota_sz:	its quota per quota interval (DAMOS: 0 is no limit)
+ * @admit:	bytes admitted now, mmt_admit_bytes()
+ * @page_size:	the smallest quota that is not "no limit"
+ *
+ * A quota interval of promotion moves at most the admitted bytes: DAMOS
+ * charges a scheme's quota as it migrates, so the node's free memory stays
+ * above the floor whatever the quota was.  Nothing admitted: one page, the
+ * least quota DAMOS takes as a limit.
+ *
+ * Return: the quota to apply, never 0.
+ */
+unsigned long mmt_admit_quota(unsigned long quota_sz, u64 admit,
+			      unsigned long page_size)
+{
+	u64 sz = quota_sz ? quota_sz : ULONG_MAX;
+
+	sz = min(sz, admit);
+	return sz < page_size ? page_size : (unsigned long)sz;
+}
+
+/**
  * mmt_goal_score() - a quota goal's score in DAMOS's convention.
  *
  * DAMOS scores a goal as current * 10000 / target: 10000 means "on target",

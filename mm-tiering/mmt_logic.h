@@ -27,7 +27,10 @@ u64 mmt_quota_bytes(unsigned long mb_per_s, unsigned long interval_ms);
  * Headroom kept above an upper node's high watermark by the demotion goal,
  * in basis points of the node: 1 %.  Below the high watermark kswapd runs
  * and GFP_NOWAIT promotion allocations start failing, so a free goal under
- * it could never be reached by promotion nor triggered for demotion.
+ * it could never be reached by promotion nor triggered for demotion.  The
+ * same headroom above the zones' floors bounds admission
+ * (mmt_free_floor()): what others allocate during one quota interval of
+ * promotion.
  */
 #define MMT_WMARK_HEADROOM_BP	100UL
 
@@ -46,6 +49,20 @@ struct mmt_goals {
 int mmt_effective_goals(unsigned long used_bp, unsigned long free_bp,
 			u64 total_pages, u64 high_wmark_pages,
 			struct mmt_goals *goals);
+
+/*
+ * Admission of promotion into an upper node.  A zone's free pages above its
+ * high watermark and above the reserve it keeps against allocations that
+ * could have used a higher zone (lowmem_reserve, highatomic) are the pages
+ * a movable allocation can take without waking kswapd or eating into what
+ * kernel allocations need; the rest of the node's free pages, although
+ * DAMON's node_mem_free_bp counts them, are not room.
+ */
+u64 mmt_zone_unusable(u64 free, u64 high, u64 reserve);
+u64 mmt_free_floor(u64 unusable, u64 managed);
+u64 mmt_admit_bytes(u64 free, u64 floor);
+unsigned long mmt_admit_quota(unsigned long quota_sz, u64 admit,
+			      unsigned long page_size);
 
 int mmt_goal_score(unsigned long current_value, unsigned long target,
 		   unsigned long *score);

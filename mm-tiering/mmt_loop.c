@@ -107,13 +107,14 @@ static int mmt_nr_pairs;
 static struct delayed_work mmt_work;
 static unsigned long mmt_period_ms;
 
-static void mmt_node_mem(int nid, u64 *managed, u64 *free)
+static void mmt_node_mem(int nid, struct mmt_obs *o)
 {
 	struct mmt_pages pages;
 
 	mmt_node_pages(nid, &pages);
-	*managed = pages.managed << PAGE_SHIFT;
-	*free = pages.free << PAGE_SHIFT;
+	o->managed = pages.managed << PAGE_SHIFT;
+	o->free = pages.free << PAGE_SHIFT;
+	o->floor = mmt_node_floor(&pages) << PAGE_SHIFT;
 }
 
 /* Bytes per period into the quota size of one 100 ms quota interval. */
@@ -219,7 +220,7 @@ static bool mmt_observe(struct mmt_pair *p, u64 budget, int *nr_prom)
 	p->last_prom = prom;
 	p->last_push = push;
 	p->last_dem = dem;
-	mmt_node_mem(p->upper, &o->managed, &o->free);
+	mmt_node_mem(p->upper, o);
 	if (mmt_node_goals(p->upper, &mmt_running_cfg, &goals))
 		return false;
 	o->free_goal_bp = goals.free_bp;

@@ -261,6 +261,28 @@ static struct mmt_node *mmt_find_node(int nid)
 }
 
 /*
+ * Each lower node's count of the lower nodes that promote into its target,
+ * itself among them: they share the target's admitted room (mmt_kdamond.c).
+ * A node that leaves later leaves the counts high, never low.
+ */
+static void mmt_count_promoters(void)
+{
+	int i, j;
+
+	for (i = 0; i < mmt_nr_nodes; i++) {
+		struct mmt_node *n = mmt_nodes[i];
+		unsigned int nr = 0;
+
+		if (n->tier != MMT_TIER_LOWER)
+			continue;
+		for (j = 0; j < mmt_nr_nodes; j++)
+			nr += mmt_nodes[j]->tier == MMT_TIER_LOWER &&
+			      mmt_nodes[j]->target == n->target;
+		WRITE_ONCE(n->promoters, nr);
+	}
+}
+
+/*
  * A node and its context for each tiered node of @plan under @cfg that has
  * none yet, appended to mmt_nodes and @ctxs (*@nr of them).  Return: 0 or
  * the first context's error; the caller drops what was built.
@@ -304,6 +326,7 @@ static int mmt_build_nodes(const struct mmt_plan *plan,
 		mmt_explain_goals(n, cfg);
 		mmt_log_ranges(n, "", "monitoring");
 	}
+	mmt_count_promoters();
 	return 0;
 }
 

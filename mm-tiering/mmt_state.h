@@ -31,6 +31,15 @@ struct mmt_scheme_state {
 	/* promotion held while memory goes offline: the quota size it had */
 	bool held;
 	unsigned long held_sz;
+	/*
+	 * admission (mmt_kdamond.c), kdamond only: the quota size a promoting
+	 * scheme had before admission capped it, the goal target an upper
+	 * node's free goal had before its floor raised it
+	 */
+	bool capped;
+	unsigned long uncapped_sz;
+	bool raised;
+	unsigned long unraised_goal;
 };
 
 /* Per tiered node: its context and what its kdamond last reported. */
@@ -38,6 +47,8 @@ struct mmt_node {
 	int nid;
 	enum mmt_tier tier;
 	int target;
+	/* lower nodes promoting into @target, this one among them; unlocked */
+	unsigned int promoters;
 	struct damon_ctx *ctx;
 	struct mmt_hook report;
 	/* the node's memory its context was built on (mmt_lock) */

@@ -6,7 +6,7 @@
 . /mmt/lib.sh
 HOT_MB=${HOT_MB:-300}
 BOUND_S=${BOUND_S:-60}
-plan 7
+plan 8
 quiet_neighbours
 
 blocks=$(offline_blocks 1)
@@ -23,18 +23,31 @@ on=$(set_blocks online_movable $blocks)
 	dmesg | grep -q 'mm_tiering: memory hotplug: memory nodes 0-1: started'
 check started_when_memory_came $? "$on of $nb blocks online; enabled=$(cat $P/enabled), kdamonds: $(kdamonds | wc -l); $(dmesg | grep -o 'memory hotplug: memory nodes.*' | tail -1)"
 
-# A fixed 256 MiB cold set, not -F 100: node1 is all ZONE_MOVABLE here, so
-# node0 is the only memory kernel allocations can use, and in one of three
-# runs with node0 filled to 100 MiB free, promotion outran the demotion of
-# the cold set and the OOM killer took tierload (free 2 MiB, below the min
-# watermark).  Open in issue 12/14; this scenario tests the start and stop
-# on memory arrival, with room to promote into.
-tierload -H "$HOT_MB" -C 256 -t 75 > /tmp/load.log
+# The OOM scenario: node1 is all ZONE_MOVABLE (dax/kmem's CXL memory, as
+# vendors online it), so node0 is the only memory kernel allocations can
+# use; the hot set is first-touched on node1, then the cold set fills node0
+# under MPOL_BIND to 100 MiB free while the module already promotes into it.
+# Promotion is admitted only above node0's floor (its zones' high
+# watermarks and reserves, and 1 % more), so it never takes what the fill
+# and the kernel need: no OOM kill, no allocation failure.  Before
+# admission, runs here were OOM-killed with node0's ZONE_DMA32 below its min
+# watermark.  The fill itself brings ZONE_DMA32 to its min watermark (direct
+# reclaim of a bound allocation), with or without the module: the lowest
+# free pages seen (every 0.2 s) are reported, not asserted.
+oom0=$(vmstat oom_kill)
+zone_watch 0 /tmp/zones & zw=$!
+tierload -H "$HOT_MB" -F 100 -t 75 > /tmp/load.log
+rc=$?
+kill $zw
 tail -n 3 /tmp/load.log
 hot_within /tmp/load.log "$BOUND_S" > /tmp/r1
 check hot_promoted_within_60s $? "$(cat /tmp/r1)"
 grep -q 'tierload verify .* bad_pages=0 ' /tmp/load.log
 check data_intact $? "$(grep 'tierload verify' /tmp/load.log)"
+oom=$(( $(vmstat oom_kill) - oom0 ))
+[ "$rc" -eq 0 ] && [ "$oom" -eq 0 ] &&
+	! dmesg | grep -qE 'invoked oom-killer|page allocation failure'
+check no_oom_kill $? "tierload rc=$rc, OOM kills $oom; node0's lowest: $(zone_low /tmp/zones)$(splat_head)"
 
 off=$(set_blocks offline $blocks)
 [ "$off" -eq "$nb" ] && [ "$(cat $P/enabled)" = N ] && [ -z "$(kdamonds)" ] &&

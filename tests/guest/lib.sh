@@ -146,6 +146,25 @@ hot_within() {
 			print "90% of the hot set not on node" nd, "within", b, "s (reached:", done ? at " ms" : "never", ")"; exit 1 }' "$1"
 }
 
+# zone_watch NODE FILE: in the background (stop it with kill), every 0.2 s
+# until killed, append to FILE one line per populated zone of NODE: its
+# name, free pages and min watermark, from /proc/zoneinfo
+zone_watch() {
+	while :; do
+		awk -v n="Node $1," '/^Node/ { on = index($0, n) == 1; z = $4 }
+			on && $1 == "pages" && $2 == "free" { f = $3 }
+			on && $1 == "min" { m = $2 }
+			on && $1 == "managed" && $2 > 0 { print z, f, m }' /proc/zoneinfo
+		sleep 0.2
+	done >> "$2"
+}
+# zone_low FILE: per zone of a zone_watch file, the least free pages seen
+# above (or, negative, below) its min watermark, and the samples read
+zone_low() {
+	awk '{ d = $2 - $3; if (!($1 in m) || d < m[$1]) m[$1] = d; c[$1]++ }
+		END { for (z in m) printf "%s %d pages above min (%d samples); ", z, m[z], c[z] }' "$1"
+}
+
 # dmesg_clean: no kernel report; the OOM killer's and an allocation
 # failure's first line come before their Call Trace, and name the cause
 SPLAT='WARNING|BUG|Oops|Call Trace|general protection|invoked oom-killer|page allocation failure|blocked for more than'

@@ -83,17 +83,26 @@ t_on=$(phases /tmp/Y.log)
 echo "$t_on" | awk -v b="$BOUND" -v n="$PHASES" '{ if (NF != n) exit 1
 	for (i = 1; i <= NF; i++) if ($i == "never" || $i > b) exit 1 }'
 check phase_t90_bound $? "controller: 90% of each new slice on node0 after $t_on s (bound $BOUND s); static: $(phases /tmp/N.log) s"
-# migration traffic: the controller moves at most 80 % of the static bytes
-# (measured 57-69 %); the back-and-forth bar below is the sharper one
-traffic="bytes migrated: controller $b_on, static $b_off"
-pingpong="pages moved twice or more: controller $m_on, static $m_off (of $(grep -m1 setup /tmp/Y.log | sed 's/tierload setup //'))"
+# migration traffic, against what the workload asks for, not against the
+# static recipe (admission, which bounds both, took half the static's bytes
+# and two thirds of its back-and-forth away): each slice promoted once per
+# phase and as much demoted for it, less node0's free memory at the start,
+# is the least any policy moves.  The controller moves at most twice that
+# (measured 1.4-1.8 times); the static recipe before admission moved 2.8
+# times.  Pages moved twice or more: at most the slices' pages (the
+# controller measured 44045-63783 of 102400; the static recipe before
+# admission 115969-169228).
+setup=$(grep -m1 'tierload setup' /tmp/Y.log)
+hp=$(echo "$setup" | sed -n 's/.* hot_pages=\([0-9]*\).*/\1/p')
+sl=$(echo "$setup" | sed -n 's/.* slices=\([0-9]*\).*/\1/p')
+fm=$(echo "$setup" | sed -n 's/.* up_free_mb=\([0-9]*\).*/\1/p')
+least=$(( (2 * ${hp:-0} * PHASES - ${fm:-0} * 256) * 4096 ))
+traffic="bytes migrated: controller $b_on, static $b_off, the least the workload asks for $least"
+pingpong="pages moved twice or more: controller $m_on, static $m_off (of $setup)"
 if [ "$tuner" = damon ]; then
-	[ "$b_on" -gt 0 ] && [ $((b_on * 10)) -le $((b_off * 8)) ]
+	[ "$b_on" -gt 0 ] && [ "$least" -gt 0 ] && [ "$b_on" -le $((least * 2)) ]
 	check phase_less_traffic $? "$traffic"
-	# back and forth: pages moved twice or more, at most two thirds of
-	# the static's (measured 33-55 %; most of them the cold set's, not the
-	# slices': see Documentation/testing.rst)
-	[ -n "$m_on" ] && [ -n "$m_off" ] && [ $((m_on * 3)) -le $((m_off * 2)) ]
+	[ -n "$m_on" ] && [ -n "$hp" ] && [ -n "$sl" ] && [ "$m_on" -le $((hp * sl)) ]
 	check phase_less_pingpong $? "$pingpong"
 else
 	info "goal_tuner=$tuner, bars not asserted: $traffic; $pingpong"
