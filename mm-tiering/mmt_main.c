@@ -581,8 +581,14 @@ static int mmt_enabled_store(const char *val, const struct kernel_param *kp)
 		enabled = on;
 		break;
 	case MMT_LIVE:
-		enabled = on;
 		err = mmt_turn(on);
+		/*
+		 * remembered when it started, or to start when CPU-less memory
+		 * comes (mmt_topology_changed()); a start that failed for
+		 * another reason is not: a later memory event must not start
+		 * what the admin was told had failed
+		 */
+		enabled = on && (!err || err == -ENODEV);
 		break;
 	case MMT_GONE:
 		pr_warn_ratelimited("enabled: the module is being removed; nothing started\n");
