@@ -283,6 +283,19 @@ static void mmt_admit_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mmt_admit_quota(0, 0, 4096), 4096UL);
 }
 
+/* A scheme recreated by a commit counts from zero again: no wrap. */
+static void mmt_counter_delta_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mmt_counter_delta(300 * MiB, 200 * MiB),
+			100ULL * MiB);
+	KUNIT_EXPECT_EQ(test, mmt_counter_delta(200 * MiB, 200 * MiB), 0ULL);
+	/* restarted: 4 MiB since, not 2^64 - 196 MiB */
+	KUNIT_EXPECT_EQ(test, mmt_counter_delta(4 * MiB, 200 * MiB),
+			4ULL * MiB);
+	KUNIT_EXPECT_EQ(test, mmt_counter_delta(0, U64_MAX), 0ULL);
+	KUNIT_EXPECT_EQ(test, mmt_counter_delta(U64_MAX, 0), U64_MAX);
+}
+
 /* ---- bandwidth shares ---- */
 
 static void mmt_bw_shares_test(struct kunit *test)
@@ -459,6 +472,7 @@ static struct kunit_case mmt_math_cases[] = {
 	KUNIT_CASE_PARAM(mmt_bp_apply_test, bp_apply_gen_params),
 	KUNIT_CASE_PARAM(mmt_quota_bytes_test, quota_gen_params),
 	KUNIT_CASE(mmt_goal_score_test),
+	KUNIT_CASE(mmt_counter_delta_test),
 	KUNIT_CASE(mmt_tune_sample_us_test),
 	KUNIT_CASE(mmt_bw_shares_test),
 	KUNIT_CASE(mmt_bw_pair_share_test),

@@ -204,6 +204,23 @@ unsigned long mmt_admit_quota(unsigned long quota_sz, u64 admit,
 }
 
 /**
+ * mmt_counter_delta() - what a cumulative counter counted since @last.
+ * @now:	its value now
+ * @last:	its value at the last reading
+ *
+ * A DAMOS scheme's stats count from the scheme's creation: a commit that
+ * recreates it starts them from zero again, and @now is then below @last.
+ * What it counted since is @now; a plain difference would wrap to nearly
+ * 2^64 bytes moved in one period.
+ *
+ * Return: @now - @last, or @now when the counter started again.
+ */
+u64 mmt_counter_delta(u64 now, u64 last)
+{
+	return now >= last ? now - last : now;
+}
+
+/**
  * mmt_goal_score() - a quota goal's score in DAMOS's convention.
  *
  * DAMOS scores a goal as current * 10000 / target: 10000 means "on target",

@@ -64,6 +64,7 @@ u64 mmt_admit_bytes(u64 free, u64 floor);
 unsigned long mmt_admit_quota(unsigned long quota_sz, u64 admit,
 			      unsigned long page_size);
 
+u64 mmt_counter_delta(u64 now, u64 last);
 int mmt_goal_score(unsigned long current_value, unsigned long target,
 		   unsigned long *score);
 unsigned long mmt_tune_sample_us(unsigned long sample_us, u64 access_events,

@@ -211,10 +211,11 @@ static bool mmt_observe(struct mmt_pair *p, u64 budget, int *nr_prom)
 	memcpy(o->up, p->demoter->heat, sizeof(o->up));
 	o->up_idle = p->demoter->idle;
 	spin_unlock(&mmt_stat_lock);
-	o->moved_up = prom - p->last_prom;
-	o->moved_down = (push - p->last_push) + (dem - p->last_dem);
-	o->tried_up = tried - p->last_tried;
-	o->passed_up = passed - p->last_passed;
+	o->moved_up = mmt_counter_delta(prom, p->last_prom);
+	o->moved_down = mmt_counter_delta(push, p->last_push) +
+			mmt_counter_delta(dem, p->last_dem);
+	o->tried_up = mmt_counter_delta(tried, p->last_tried);
+	o->passed_up = mmt_counter_delta(passed, p->last_passed);
 	p->last_tried = tried;
 	p->last_passed = passed;
 	p->last_prom = prom;
