@@ -84,9 +84,9 @@ echo "$t_on" | awk -v b="$BOUND" -v n="$PHASES" '{ if (NF != n) exit 1
 	for (i = 1; i <= NF; i++) if ($i == "never" || $i > b) exit 1 }'
 check phase_t90_bound $? "controller: 90% of each new slice on node0 after $t_on s (bound $BOUND s); static: $(phases /tmp/N.log) s"
 # migration traffic, against what the workload asks for, not against the
-# static recipe (admission, which bounds both, took half the static's bytes
-# and two thirds of its back-and-forth away): each slice promoted once per
-# phase and as much demoted for it, less node0's free memory at the start,
+# static recipe (admission bounds both, and cut a third to a half of the
+# static recipe's bytes): each slice promoted once per phase and as much
+# demoted for it, less node0's free memory at the start,
 # is the least any policy moves.  The controller moves at most twice that
 # (measured 1.4-1.8 times); the static recipe before admission moved 2.8
 # times.  Pages moved twice or more: at most the slices' pages (the
