@@ -345,7 +345,9 @@ static void mmt_admit(const struct mmt_node *n, struct damos *s, int idx,
 	unsigned long floor_bp;
 	u64 admit;
 
-	if (n->tier == MMT_TIER_LOWER && !idx) {
+	if (idx)
+		return;
+	if (n->tier == MMT_TIER_LOWER) {
 		mmt_node_pages(n->target, &pages);
 		admit = mmt_admit_bytes(pages.free << PAGE_SHIFT,
 					mmt_node_floor(&pages) << PAGE_SHIFT);
@@ -353,7 +355,7 @@ static void mmt_admit(const struct mmt_node *n, struct damos *s, int idx,
 		ss->uncapped_sz = s->quota.sz;
 		s->quota.sz = mmt_admit_quota(s->quota.sz, admit, PAGE_SIZE);
 		ss->capped = s->quota.sz != ss->uncapped_sz;
-	} else if (n->tier == MMT_TIER_UPPER && !idx) {
+	} else if (n->tier == MMT_TIER_UPPER) {
 		mmt_node_pages(n->nid, &pages);
 		if (mmt_bp_of(mmt_node_floor(&pages), pages.managed, &floor_bp))
 			return;
@@ -381,6 +383,32 @@ static const char *mmt_prime_state(const struct mmt_node *n,
 }
 
 /*
+ * Scheme @idx of @n, stat lock held: feed its goals, apply the controller's
+ * knobs (@knobs: set), the offline hold and admission, in that order, and
+ * publish its stats and goal.
+ */
+static void mmt_scheme_report(struct mmt_node *n, struct damos *s, int idx,
+			      const struct mmt_regions *regions, bool knobs)
+{
+	unsigned long aggr_us = n->ctx->attrs.aggr_interval;
+	unsigned int max_nr = aggr_us / max(n->ctx->attrs.sample_interval, 1UL);
+	struct mmt_scheme_state *ss = &n->sch[idx];
+	struct damos_quota_goal *g;
+
+	mmt_feed_goals(n, s, idx, regions);
+	mmt_admit_undo(s, ss);
+	if (knobs)
+		mmt_apply_knobs(n, s, idx, max_nr, aggr_us);
+	mmt_hold_promotion(n, s, ss, knobs && (n->bw || !idx));
+	mmt_admit(n, s, idx, ss);
+	ss->stat = s->stat;
+	mmt_for_each_goal(g, s) {
+		ss->goal_current = g->current_value;
+		ss->goal_target = g->target_value;
+	}
+}
+
+/*
  * Runs in each kdamond after every sample: apply a commit handed over, then
  * publish the schemes' state (n->sch[], by scheme), the heat histogram and
  * the bytes the first scheme's pattern matches; apply the controller's
@@ -389,9 +417,6 @@ static const char *mmt_prime_state(const struct mmt_node *n,
 int mmt_report_fn(void *data)
 {
 	struct mmt_node *n = data;
-	struct damos_quota_goal *g;
-	unsigned long aggr_us = n->ctx->attrs.aggr_interval;
-	unsigned int max_nr = aggr_us / max(n->ctx->attrs.sample_interval, 1UL);
 	struct damos *first = NULL, *s;
 	unsigned long min_us = 0, max_us = 0;
 	struct mmt_regions regions;
@@ -423,19 +448,7 @@ int mmt_report_fn(void *data)
 	n->esz = first->quota.esz;
 	n->prime = mmt_prime_state(n, first);
 	damon_for_each_scheme(s, n->ctx) {
-		struct mmt_scheme_state *ss = &n->sch[idx];
-
-		mmt_feed_goals(n, s, idx, &regions);
-		mmt_admit_undo(s, ss);
-		if (knobs)
-			mmt_apply_knobs(n, s, idx, max_nr, aggr_us);
-		mmt_hold_promotion(n, s, ss, knobs && (n->bw || !idx));
-		mmt_admit(n, s, idx, ss);
-		ss->stat = s->stat;
-		mmt_for_each_goal(g, s) {
-			ss->goal_current = g->current_value;
-			ss->goal_target = g->target_value;
-		}
+		mmt_scheme_report(n, s, idx, &regions, knobs);
 		/* capacity mode: the priming walk follows (mmt_ctx.c) */
 		if (++idx == (n->bw ? MMT_NR_SCHEMES : 1))
 			break;
