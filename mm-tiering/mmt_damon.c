@@ -19,7 +19,6 @@
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
 #include <linux/kprobes.h>
-#include <linux/moduleparam.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/static_call.h>
@@ -37,7 +36,7 @@ DEFINE_STATIC_CALL_NULL(mmt_kallsyms_lookup_name, kallsyms_lookup_name);
 
 /*
  * The look-up's kprobes: one per function of mmt_damon_funcs.h, plus
- * kallsyms_lookup_name and the test hook's symbol.  All are registered
+ * kallsyms_lookup_name.  All are registered
  * disabled (never armed) and unregistered together: each unregistration
  * waits for an RCU grace period, one batch waits for one (one each was
  * seconds per load under TCG with the debug kernel's checks).
@@ -47,19 +46,9 @@ struct mmt_probes {
 #include "mmt_damon_funcs.h"
 #undef MMT_FN
 	struct kprobe kallsyms_lookup_name;
-	struct kprobe required;
 };
 
 #define MMT_NR_PROBES (sizeof(struct mmt_probes) / sizeof(struct kprobe))
-
-/*
- * Test hook: one more symbol that must resolve, so that the refusal path can
- * be exercised on a kernel that has every DAMON symbol.  Load time only.
- */
-static char *require_symbol;
-module_param(require_symbol, charp, 0400);
-MODULE_PARM_DESC(require_symbol,
-	"Testing: refuse to load unless this symbol also resolves");
 
 /* Register every probe of @pr (@nr of them into @reg), naming failures. */
 static void mmt_probe_all(struct mmt_probes *pr, struct kprobe **reg, int *nr)
@@ -71,22 +60,26 @@ static void mmt_probe_all(struct mmt_probes *pr, struct kprobe **reg, int *nr)
 #include "mmt_damon_funcs.h"
 #undef MMT_FN
 	pr->kallsyms_lookup_name.symbol_name = "kallsyms_lookup_name";
-	pr->required.symbol_name = require_symbol;
 	*nr = 0;
 	for (i = 0; i < MMT_NR_PROBES; i++) {
-		if (!kp[i].symbol_name)
-			continue;
+		int err;
+
 		kp[i].flags = KPROBE_FLAG_DISABLED;
-		if (!register_kprobe(&kp[i])) {
+		err = register_kprobe(&kp[i]);
+		if (!err) {
 			reg[(*nr)++] = &kp[i];
 			continue;
 		}
 		kp[i].addr = NULL;
 		if (&kp[i] == &pr->kallsyms_lookup_name)
 			continue;	/* optional */
-		pr_err("cannot resolve %s symbol %s\n",
-		       &kp[i] == &pr->required ? "required" : "DAMON",
-		       kp[i].symbol_name);
+		/* -ENOENT: no such symbol; else found but not probeable */
+		if (err == -ENOENT)
+			pr_err("cannot resolve DAMON symbol %s\n",
+			       kp[i].symbol_name);
+		else
+			pr_err("cannot look up DAMON symbol %s: kprobe registration failed (%d)\n",
+			       kp[i].symbol_name, err);
 	}
 }
 
@@ -100,7 +93,7 @@ int mmt_damon_resolve(void)
 {
 	struct kprobe *reg[MMT_NR_PROBES];
 	struct mmt_probes *pr;
-	int missing, nr;
+	int missing = 0, nr;
 
 	pr = kzalloc_obj(*pr);
 	if (!pr)
@@ -109,7 +102,6 @@ int mmt_damon_resolve(void)
 	/* each address stays in its kprobe (NULL if it could not be removed) */
 	if (nr)
 		unregister_kprobes(reg, nr);
-	missing = require_symbol && !pr->required.addr;
 #define MMT_FN(fn) (missing += !pr->fn.addr)
 #include "mmt_damon_funcs.h"
 #undef MMT_FN

@@ -17,7 +17,8 @@
  * and act), mmt_ctl.c and mmt_logic.c (pure laws and arithmetic),
  * mmt_ctx.c (building contexts), mmt_hmat.c (HMAT bandwidth), mmt_damon.c
  * (DAMON's unexported symbols), mmt_hotplug.c (the memory notifier; what
- * a change means is decided here, in mmt_topology_changed()).
+ * a change means is decided here, in mmt_topology_changed()), mmt_kernel.c
+ * (the kernel the module was built for).
  *
  * Documentation/admin-guide.rst describes every parameter.
  */
@@ -45,6 +46,7 @@
 #include "mmt_hmat.h"
 #include "mmt_hotplug.h"
 #include "mmt_kdamond.h"
+#include "mmt_kernel.h"
 #include "mmt_logic.h"
 #include "mmt_loop.h"
 #include "mmt_main.h"
@@ -624,7 +626,9 @@ static int __init mm_tiering_init(void)
 {
 	int err;
 
-	err = mmt_damon_resolve();
+	err = mmt_kernel_check();
+	if (!err)
+		err = mmt_damon_resolve();
 	if (!err && !mmt_damon_initialized()) {
 		pr_err("DAMON is not initialized\n");
 		err = -ENOMEM;

@@ -23,5 +23,27 @@ gcc -O2 -static -Wall -Wextra -Werror -o "$work/bin/tierload" \
 # bench cells, exploration, calibration, a shell)
 cp "$MMT_TOP"/tests/guest/*.sh "$MMT_TOP"/scripts/guest/*.sh "$work/mmt/"
 cp "$MMT_TOP/tests/guest/init" "$work/init"
+
+# Two modules no build makes, for the refusal tests (params.sh, race.sh),
+# each the staged module with one string changed in place: the kernel
+# version it records (as if built for another build of the same release),
+# and the name of a DAMON function it looks up (a kernel without it).
+# patch_ko IN OUT FROM TO [sym]: every FROM (as long as TO) becomes TO;
+# with sym, only a whole NUL-terminated string.
+patch_ko() {
+	[ ${#3} -eq ${#4} ] || return 1
+	FROM=$3 TO=$4 SYM=${5:-} perl -0777 -pe '
+		my $n = $ENV{SYM} ? s/(?<=\0)\Q$ENV{FROM}\E(?=\0)/$ENV{TO}/g
+				  : s/\Q$ENV{FROM}\E/$ENV{TO}/g;
+		die "$ENV{FROM}: not found\n" unless $n;' "$1" >"$2"
+}
+ko=$stage/lib/modules/$MMT_KVER/updates/dkms/mm_tiering.ko
+ver=$(perl -0777 -ne 'print $1 if /\0kernel_version=([^\0]*)\0/' "$ko")
+[[ $ver == '#'* ]] || { echo "mkinitramfs: $ko: kernel_version '$ver'" >&2; exit 1; }
+other="#9${ver:2}"
+[ "$other" != "$ver" ] || other="#8${ver:2}"
+mkdir -p "$work/mmt/ko"
+patch_ko "$ko" "$work/mmt/ko/other-kernel.ko" "$ver" "$other"
+patch_ko "$ko" "$work/mmt/ko/no-symbol.ko" damon_commit_ctx no_such_function sym
 chmod +x "$work/init" "$work"/mmt/*.sh
 (cd "$work" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"

@@ -4,7 +4,7 @@
 # bad values on the modprobe line fail the load without starting anything;
 # a good commit_inputs takes effect online; rmmod while enabled is clean.
 . /mmt/lib.sh
-plan 12
+plan 13
 quiet_neighbours
 
 # bad values on the modprobe line: clean refusal, nothing started
@@ -21,12 +21,24 @@ done
 [ $bad_load -eq 0 ]
 check modprobe_bad_values_refused $? "6 bad modprobe lines: load failed, no kdamond"
 
-# a symbol that cannot be resolved: the load is refused, the symbol named
-modprobe mm_tiering require_symbol=mmt_no_such_symbol 2>/dev/null
+# modules made by mkinitramfs.sh, each the installed one with a string
+# changed: a DAMON function this kernel lacks (the load is refused, the
+# symbol named), a build for another kernel of the same release (refused
+# with ENOEXEC, which busybox's insmod words as "invalid module format",
+# both versions named); the unchanged module loads right after this
+insmod /mmt/ko/no-symbol.ko enabled=Y 2>/dev/null
 rc=$?
-[ $rc -ne 0 ] && ! grep -q '^mm_tiering ' /proc/modules &&
-	dmesg | grep -q 'cannot resolve required symbol mmt_no_such_symbol'
+[ $rc -ne 0 ] && ! grep -q '^mm_tiering ' /proc/modules && [ -z "$(kdamonds)" ] &&
+	dmesg | grep -q 'cannot resolve DAMON symbol no_such_function'
 check missing_symbol_refused $? "rc=$rc: $(dmesg | grep 'symbol(s) missing' | tail -1 | cut -c1-110)"
+
+err=$(insmod /mmt/ko/other-kernel.ko enabled=Y 2>&1)
+rc=$?
+line=$(dmesg | grep "mm_tiering: built for kernel '" | tail -1)
+[ $rc -ne 0 ] && ! grep -q '^mm_tiering ' /proc/modules && [ -z "$(kdamonds)" ] &&
+	echo "$err" | grep -qi 'Exec format error\|invalid module format' &&
+	echo "$line" | grep -qF "this is '$(uname -v)'"
+check other_kernel_refused $? "rc=$rc ($err): ${line#*] }"
 
 modprobe mm_tiering enabled=Y quota_mb_per_s=150
 check modprobe_good_values $? "enabled=$(cat $P/enabled) quota=$(cat $P/quota_mb_per_s)"

@@ -83,18 +83,19 @@ dmesg_clean >/dev/null
 check rmmod_race_dmesg_clean $? "$(splat_head)"
 
 # a load that fails while enabled is toggled: DAMON_STAT running
-# exclusively (Debian's kernels), else a symbol that does not resolve
+# exclusively (Debian's kernels), else a DAMON symbol that does not resolve
+# (a module made by mkinitramfs.sh)
 stat=/sys/module/damon_stat/parameters/enabled
 why="DAMON_STAT on"
-fail_arg=
+load="modprobe mm_tiering"
 [ -e $stat ] && echo Y > $stat
-[ -e $stat ] || { fail_arg=require_symbol=mmt_no_such_symbol; why=$fail_arg; }
+[ -e $stat ] || { load="insmod /mmt/ko/no-symbol.ko"; why="a DAMON symbol missing"; }
 stat_pids=$(kdamonds)
 writer 2>/dev/null & w1=$!
 fails=0 j=0
 while [ $j -lt $((i / 4)) ] || [ $j -lt 3 ]; do
 	j=$((j + 1))
-	modprobe mm_tiering enabled=Y $fail_arg 2>/dev/null ||
+	$load enabled=Y 2>/dev/null ||
 		fails=$((fails + 1))
 	rmmod mm_tiering 2>/dev/null
 done
