@@ -359,8 +359,9 @@ static void mmt_bw_pair_share_test(struct kunit *test)
 
 struct topo_case {
 	const char *desc;
-	int nr;				/* node ids 0..nr-1 */
+	int nr;				/* nodes 0..nr-1 of the case */
 	const char *cpus;		/* per node: 'c' CPUs, 'm' memory only, '-' none */
+	const int *ids;			/* node ids, NULL: 0..nr-1 */
 	const u8 (*dist)[8];		/* distances, NULL: 10 local, 20 remote */
 	const int *adist;		/* abstract distances, NULL: unknown */
 	int err;
@@ -404,28 +405,35 @@ static const int a_fast_cxl[] = { 576, 600, 4900 };
 static const int t_fast_cxl[] = { 2, 2, 0 };
 /* one node unknown: fall back to CPUs */
 static const int a_partial[] = { 576, 0 };
+/* ids beyond any fixed table: Debian's MAX_NUMNODES is 1024 */
+static const int i_high[] = { 0, 70, 1023 };
+static const int t_high[] = { 70, 0, 0 };
 
 static const struct topo_case topo_cases[] = {
-	{ "DRAM + CXL", 2, "cm", NULL, NULL, 0, t_two, "ul", 1, 1, false },
-	{ "no lower tier", 2, "cc", NULL, NULL, 0, t_none, "uu", 2, 0, false },
-	{ "no CPU node", 2, "mm", NULL, NULL, -EINVAL, NULL, NULL, 0, 2,
-	  false },
-	{ "two sockets, one CXL each", 4, "ccmm", two_socket, NULL, 0,
+	{ "DRAM + CXL", 2, "cm", NULL, NULL, NULL, 0,
+	  t_two, "ul", 1, 1, false },
+	{ "no lower tier", 2, "cc", NULL, NULL, NULL, 0,
+	  t_none, "uu", 2, 0, false },
+	{ "no CPU node", 2, "mm", NULL, NULL, NULL, -EINVAL,
+	  NULL, NULL, 0, 2, false },
+	{ "two sockets, one CXL each", 4, "ccmm", NULL, two_socket, NULL, 0,
 	  t_two_socket, "uull", 2, 2, false },
-	{ "all CPU-less but one", 4, "cmmm", NULL, NULL, 0, t_one_cpu, "ulll",
-	  1, 3, false },
-	{ "eight nodes", 8, "ccccmmmm", eight, NULL, 0, t_eight, "uuuullll",
-	  4, 4, false },
-	{ "sparse ids 0 and 5", 6, "c----m", NULL, NULL, 0, t_sparse,
-	  "u----l", 1, 1, false },
-	{ "equal distances tie to lowest id", 3, "ccm", NULL, NULL, 0, t_tie,
-	  "uul", 2, 1, false },
-	{ "HMAT tiers agree with CPUs", 2, "cm", NULL, a_hmat, 0, t_two, "ul",
-	  1, 1, true },
-	{ "DRAM-fast CPU-less node is upper", 3, "cmm", NULL, a_fast_cxl, 0,
-	  t_fast_cxl, "uul", 2, 1, true },
-	{ "partly unknown tiers fall back to CPUs", 2, "cm", NULL, a_partial,
-	  0, t_two, "ul", 1, 1, false },
+	{ "all CPU-less but one", 4, "cmmm", NULL, NULL, NULL, 0,
+	  t_one_cpu, "ulll", 1, 3, false },
+	{ "eight nodes", 8, "ccccmmmm", NULL, eight, NULL, 0,
+	  t_eight, "uuuullll", 4, 4, false },
+	{ "sparse ids 0 and 5", 6, "c----m", NULL, NULL, NULL, 0,
+	  t_sparse, "u----l", 1, 1, false },
+	{ "equal distances tie to lowest id", 3, "ccm", NULL, NULL, NULL, 0,
+	  t_tie, "uul", 2, 1, false },
+	{ "HMAT tiers agree with CPUs", 2, "cm", NULL, NULL, a_hmat, 0,
+	  t_two, "ul", 1, 1, true },
+	{ "DRAM-fast CPU-less node is upper", 3, "cmm", NULL, NULL, a_fast_cxl,
+	  0, t_fast_cxl, "uul", 2, 1, true },
+	{ "partly unknown tiers fall back to CPUs", 2, "cm", NULL, NULL,
+	  a_partial, 0, t_two, "ul", 1, 1, false },
+	{ "node ids 0, 70 and 1023", 3, "cmm", i_high, NULL, NULL, 0,
+	  t_high, "ull", 1, 2, false },
 };
 
 KUNIT_ARRAY_PARAM_DESC(topo, topo_cases, desc);
@@ -435,36 +443,65 @@ static void mmt_plan_tiers_test(struct kunit *test)
 	const struct topo_case *c = test->param_value;
 	struct mmt_topo *topo;
 	struct mmt_plan *plan;
-	int a, b;
+	int a, b, slot[8];
 
 	topo = kunit_kzalloc(test, sizeof(*topo), GFP_KERNEL);
 	plan = kunit_kzalloc(test, sizeof(*plan), GFP_KERNEL);
 	if (!topo || !plan)
 		kunit_skip(test, "out of memory");
+	/* the planner sees the memory nodes only, by slot */
 	for (a = 0; a < c->nr; a++) {
-		topo->present[a] = c->cpus[a] != '-';
-		topo->has_cpu[a] = c->cpus[a] == 'c';
-		topo->adist[a] = c->adist ? c->adist[a] : 0;
-		for (b = 0; b < c->nr; b++)
-			topo->dist[a][b] = c->dist ? c->dist[a][b] :
-					   a == b ? 10 : 20;
+		slot[a] = -1;
+		if (c->cpus[a] == '-')
+			continue;
+		slot[a] = topo->nr++;
+		topo->nid[slot[a]] = c->ids ? c->ids[a] : a;
+		topo->has_cpu[slot[a]] = c->cpus[a] == 'c';
+		topo->adist[slot[a]] = c->adist ? c->adist[a] : 0;
 	}
+	for (a = 0; a < c->nr; a++)
+		for (b = 0; b < c->nr; b++)
+			if (slot[a] >= 0 && slot[b] >= 0)
+				topo->dist[slot[a]][slot[b]] =
+					c->dist ? c->dist[a][b] :
+					a == b ? 10 : 20;
 	KUNIT_ASSERT_EQ(test, mmt_plan_tiers(topo, plan), c->err);
 	KUNIT_EXPECT_EQ(test, plan->nr_upper, c->nr_upper);
 	KUNIT_EXPECT_EQ(test, plan->nr_lower, c->nr_lower);
 	if (c->err)
 		return;
 	KUNIT_EXPECT_EQ(test, plan->by_adist, c->by_adist);
+	KUNIT_EXPECT_EQ(test, plan->nr, topo->nr);
 	for (a = 0; a < c->nr; a++) {
-		KUNIT_EXPECT_EQ_MSG(test, plan->target[a], c->want_target[a],
-				    "node %d", a);
-		KUNIT_EXPECT_EQ_MSG(test, plan->tier[a],
+		int nid = c->ids ? c->ids[a] : a;
+		int i = mmt_plan_slot(plan, nid);
+
+		KUNIT_EXPECT_EQ_MSG(test, i, slot[a], "node %d", nid);
+		if (i < 0)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, plan->target[i], c->want_target[a],
+				    "node %d", nid);
+		KUNIT_EXPECT_EQ_MSG(test, plan->tier[i],
 				    c->want_tier[a] == 'u' ? MMT_TIER_UPPER :
-				    c->want_tier[a] == 'l' ? MMT_TIER_LOWER :
-				    MMT_TIER_NONE, "node %d", a);
+				    MMT_TIER_LOWER, "node %d", nid);
 	}
-	for (a = c->nr; a < MMT_MAX_NODES; a++)
-		KUNIT_EXPECT_EQ(test, plan->target[a], -1);
+}
+
+/* more memory nodes than the planner takes, or none: refused */
+static void mmt_plan_tiers_bounds_test(struct kunit *test)
+{
+	struct mmt_topo *topo;
+	struct mmt_plan *plan;
+
+	topo = kunit_kzalloc(test, sizeof(*topo), GFP_KERNEL);
+	plan = kunit_kzalloc(test, sizeof(*plan), GFP_KERNEL);
+	if (!topo || !plan)
+		kunit_skip(test, "out of memory");
+	KUNIT_EXPECT_EQ(test, mmt_plan_tiers(topo, plan), -EINVAL);
+	topo->nr = MMT_MAX_NODES + 1;
+	KUNIT_EXPECT_EQ(test, mmt_plan_tiers(topo, plan), -EINVAL);
+	KUNIT_EXPECT_EQ(test, plan->nr, 0);
+	KUNIT_EXPECT_EQ(test, mmt_plan_slot(plan, 0), -1);
 }
 
 static struct kunit_case mmt_math_cases[] = {
@@ -503,6 +540,7 @@ static struct kunit_suite mmt_params_suite = {
 
 static struct kunit_case mmt_topo_cases[] = {
 	KUNIT_CASE_PARAM(mmt_plan_tiers_test, topo_gen_params),
+	KUNIT_CASE(mmt_plan_tiers_bounds_test),
 	{}
 };
 

@@ -405,8 +405,8 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 	struct damon_ctx *ctx;
 	int err = -ENOMEM;
 
-	if (nid < 0 || nid >= MMT_MAX_NODES || !node_state(nid, N_MEMORY) ||
-	    target < 0 || target >= MMT_MAX_NODES ||
+	if (nid < 0 || nid >= nr_node_ids || !node_state(nid, N_MEMORY) ||
+	    target < 0 || target >= nr_node_ids ||
 	    !node_state(target, N_MEMORY))
 		return ERR_PTR(-EINVAL);
 	/* both goals are about the upper node of the pair */

@@ -31,8 +31,8 @@
 #include "mmt_ctx.h"
 #include "mmt_hmat.h"
 
-/* Each node's HMAT read bandwidth in MB/s; 0: unknown. */
-static u64 mmt_bw_mbps[MMT_MAX_NODES];
+/* Each node's HMAT read bandwidth in MB/s, by node id; 0: unknown. */
+static u64 mmt_bw_mbps[MAX_NUMNODES];
 
 static int mmt_read_bw(int nid, u64 *mbps)
 {
@@ -66,8 +66,6 @@ void mmt_hmat_refresh(void)
 	int nid;
 
 	for_each_node_state(nid, N_MEMORY) {
-		if (nid >= MMT_MAX_NODES)
-			break;
 		if (mmt_read_bw(nid, &mbps))
 			mbps = 0;
 		WRITE_ONCE(mmt_bw_mbps[nid], mbps);
@@ -103,12 +101,12 @@ int mmt_upper_share(int upper, int lower, const nodemask_t *lowers,
 	u64 bw[2], w, sum = 0;
 	int err, nid;
 
-	if (upper < 0 || upper >= MMT_MAX_NODES || lower < 0 ||
-	    lower >= MMT_MAX_NODES || !node_isset(lower, *lowers))
+	if (upper < 0 || upper >= nr_node_ids || lower < 0 ||
+	    lower >= nr_node_ids || !node_isset(lower, *lowers))
 		return -EINVAL;
 	if (cfg->upper_share_bp) {
 		for_each_node_mask(nid, *lowers) {
-			w = nid < MMT_MAX_NODES ? READ_ONCE(mmt_bw_mbps[nid]) : 0;
+			w = READ_ONCE(mmt_bw_mbps[nid]);
 			known = known && w;
 			sum += w;
 		}

@@ -408,33 +408,31 @@ int mmt_check_share_bp(unsigned long bp)
 	       0 : -EINVAL;
 }
 
-/* Nearest node of @want tier to @from; ties go to the lowest node id. */
+/* Nearest node of @want tier to slot @from, a node id; ties: lowest id. */
 static int mmt_nearest(const struct mmt_topo *topo,
 		       const struct mmt_plan *plan, int from, enum mmt_tier want)
 {
-	int nid, best = -1;
+	int i, best = -1;
 
-	for (nid = 0; nid < MMT_MAX_NODES; nid++) {
-		if (plan->tier[nid] != want)
+	for (i = 0; i < topo->nr; i++) {
+		if (plan->tier[i] != want)
 			continue;
-		if (best < 0 || topo->dist[from][nid] < topo->dist[from][best])
-			best = nid;
+		if (best < 0 || topo->dist[from][i] < topo->dist[from][best])
+			best = i;
 	}
-	return best;
+	return best < 0 ? -1 : topo->nid[best];
 }
 
 /* True when every memory node has a known abstract distance. */
 static bool mmt_all_adist(const struct mmt_topo *topo, int *top)
 {
-	int nid, tier;
+	int i, tier;
 
 	*top = INT_MAX;
-	for (nid = 0; nid < MMT_MAX_NODES; nid++) {
-		if (!topo->present[nid])
-			continue;
-		if (topo->adist[nid] <= 0)
+	for (i = 0; i < topo->nr; i++) {
+		if (topo->adist[i] <= 0)
 			return false;
-		tier = topo->adist[nid] >> MMT_ADIST_CHUNK_BITS;
+		tier = topo->adist[i] >> MMT_ADIST_CHUNK_BITS;
 		if (tier < *top)
 			*top = tier;
 	}
@@ -450,29 +448,31 @@ static bool mmt_all_adist(const struct mmt_topo *topo, int *top)
  * formed.  Otherwise the upper tier is the memory nodes with CPUs and the
  * lower tier those without.  Each lower node promotes to its nearest upper
  * node, each upper node demotes to its nearest lower node (by node distance,
- * ties to the lowest id).
+ * ties to the lowest id).  Node ids are only carried: any id works.
  *
  * Return: 0, or -EINVAL when the upper tier is empty (no memory node has
- * CPUs).  A plan without lower nodes is valid: nr_lower is 0, targets -1.
+ * CPUs) or @topo->nr is outside 1..MMT_MAX_NODES.  A plan without lower
+ * nodes is valid: nr_lower is 0, targets -1.
  */
 int mmt_plan_tiers(const struct mmt_topo *topo, struct mmt_plan *plan)
 {
-	int nid, top;
+	int i, top;
 	bool upper;
 
-	plan->by_adist = mmt_all_adist(topo, &top);
+	plan->nr = 0;
 	plan->nr_upper = 0;
 	plan->nr_lower = 0;
-	for (nid = 0; nid < MMT_MAX_NODES; nid++) {
-		plan->target[nid] = -1;
-		if (!topo->present[nid]) {
-			plan->tier[nid] = MMT_TIER_NONE;
-			continue;
-		}
+	if (topo->nr < 1 || topo->nr > MMT_MAX_NODES)
+		return -EINVAL;
+	plan->nr = topo->nr;
+	plan->by_adist = mmt_all_adist(topo, &top);
+	for (i = 0; i < topo->nr; i++) {
+		plan->nid[i] = topo->nid[i];
+		plan->target[i] = -1;
 		upper = plan->by_adist ?
-			topo->adist[nid] >> MMT_ADIST_CHUNK_BITS == top :
-			topo->has_cpu[nid];
-		plan->tier[nid] = upper ? MMT_TIER_UPPER : MMT_TIER_LOWER;
+			topo->adist[i] >> MMT_ADIST_CHUNK_BITS == top :
+			topo->has_cpu[i];
+		plan->tier[i] = upper ? MMT_TIER_UPPER : MMT_TIER_LOWER;
 		if (upper)
 			plan->nr_upper++;
 		else
@@ -482,13 +482,20 @@ int mmt_plan_tiers(const struct mmt_topo *topo, struct mmt_plan *plan)
 		return -EINVAL;
 	if (!plan->nr_lower)
 		return 0;
-	for (nid = 0; nid < MMT_MAX_NODES; nid++) {
-		if (plan->tier[nid] == MMT_TIER_UPPER)
-			plan->target[nid] = mmt_nearest(topo, plan, nid,
-							MMT_TIER_LOWER);
-		else if (plan->tier[nid] == MMT_TIER_LOWER)
-			plan->target[nid] = mmt_nearest(topo, plan, nid,
-							MMT_TIER_UPPER);
-	}
+	for (i = 0; i < topo->nr; i++)
+		plan->target[i] = mmt_nearest(topo, plan, i,
+					      plan->tier[i] == MMT_TIER_UPPER ?
+					      MMT_TIER_LOWER : MMT_TIER_UPPER);
 	return 0;
+}
+
+/* The slot of node @nid in @plan, or -1 when it is not a memory node. */
+int mmt_plan_slot(const struct mmt_plan *plan, int nid)
+{
+	int i;
+
+	for (i = 0; i < plan->nr; i++)
+		if (plan->nid[i] == nid)
+			return i;
+	return -1;
 }

@@ -16,7 +16,12 @@
 /* Largest migration budget accepted, in MiB per second (1 TiB/s). */
 #define MMT_QUOTA_MB_MAX	(1UL << 20)
 
-/* Node ids handled by the planner; larger ids are rejected. */
+/*
+ * Memory nodes the planner tiers, whatever their ids (up to the kernel's
+ * nr_node_ids: 1024 on Debian, where CXL nodes can get high ids); a machine
+ * with more memory nodes has the first 64 tiered and the others named in
+ * the log.
+ */
 #define MMT_MAX_NODES		64
 
 int mmt_bp_of(u64 part, u64 total, unsigned long *bp);
@@ -99,13 +104,16 @@ enum mmt_tier {
 
 /**
  * struct mmt_topo - what the planner needs to know of the machine.
- * @present:	node has memory (N_MEMORY)
+ * @nr:		memory nodes (N_MEMORY), 1..MMT_MAX_NODES; the arrays are by
+ *		slot 0..nr-1, not by node id
+ * @nid:	the node id of each slot, ascending
  * @has_cpu:	node has CPUs (N_CPU)
  * @adist:	abstract distance (memory tiering), 0 when unknown
- * @dist:	node_distance() table, by node id
+ * @dist:	node_distance() table, by slot
  */
 struct mmt_topo {
-	bool present[MMT_MAX_NODES];
+	int nr;
+	int nid[MMT_MAX_NODES];
 	bool has_cpu[MMT_MAX_NODES];
 	int adist[MMT_MAX_NODES];
 	u8 dist[MMT_MAX_NODES][MMT_MAX_NODES];
@@ -113,14 +121,19 @@ struct mmt_topo {
 
 /**
  * struct mmt_plan - the tiering plan derived from a topology.
- * @tier:	tier of each node id
- * @target:	migration target of each node id: the promotion target of a
- *		lower node, the demotion target of an upper node, or -1
+ * @nr:		memory nodes, as in the topology
+ * @nid:	the node id of each slot, as in the topology
+ * @tier:	tier of each slot
+ * @target:	migration target of each slot, a node id: the promotion
+ *		target of a lower node, the demotion target of an upper node,
+ *		or -1
  * @nr_upper:	number of upper-tier nodes
  * @nr_lower:	number of lower-tier nodes
  * @by_adist:	tiers come from abstract distances, not from CPUs
  */
 struct mmt_plan {
+	int nr;
+	int nid[MMT_MAX_NODES];
 	enum mmt_tier tier[MMT_MAX_NODES];
 	int target[MMT_MAX_NODES];
 	int nr_upper;
@@ -129,5 +142,6 @@ struct mmt_plan {
 };
 
 int mmt_plan_tiers(const struct mmt_topo *topo, struct mmt_plan *plan);
+int mmt_plan_slot(const struct mmt_plan *plan, int nid);
 
 #endif /* _MMT_LOGIC_H */

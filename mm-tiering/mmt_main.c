@@ -145,9 +145,10 @@ static int mmt_keep_planned(const struct mmt_plan *plan)
 
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = mmt_nodes[i];
+		int slot = mmt_plan_slot(plan, n->nid);
 
-		if (plan->target[n->nid] == n->target &&
-		    plan->tier[n->nid] == n->tier) {
+		if (slot >= 0 && plan->target[slot] == n->target &&
+		    plan->tier[slot] == n->tier) {
 			mmt_nodes[kept++] = n;
 			continue;
 		}
@@ -185,25 +186,26 @@ static int mmt_node_adist(int nid)
 static int mmt_read_topology(struct mmt_plan *plan)
 {
 	struct mmt_topo *topo;
-	int nid, other, err;
+	int nid, i, j, err;
 
 	topo = kzalloc_obj(*topo);
 	if (!topo)
 		return -ENOMEM;
 	for_each_node_state(nid, N_MEMORY) {
-		if (nid >= MMT_MAX_NODES) {
-			pr_warn("node %d ignored: ids from %d on are not supported\n",
+		if (topo->nr == MMT_MAX_NODES) {
+			pr_warn("node %d not tiered: at most %d memory nodes are\n",
 				nid, MMT_MAX_NODES);
 			continue;
 		}
-		topo->present[nid] = true;
-		topo->has_cpu[nid] = node_state(nid, N_CPU);
-		topo->adist[nid] = mmt_node_adist(nid);
-		for_each_node_state(other, N_MEMORY)
-			if (other < MMT_MAX_NODES)
-				topo->dist[nid][other] = node_distance(nid,
-								       other);
+		i = topo->nr++;
+		topo->nid[i] = nid;
+		topo->has_cpu[i] = node_state(nid, N_CPU);
+		topo->adist[i] = mmt_node_adist(nid);
 	}
+	for (i = 0; i < topo->nr; i++)
+		for (j = 0; j < topo->nr; j++)
+			topo->dist[i][j] = node_distance(topo->nid[i],
+							 topo->nid[j]);
 	err = mmt_plan_tiers(topo, plan);
 	kfree(topo);
 	if (err)
@@ -294,26 +296,27 @@ static int mmt_build_nodes(const struct mmt_plan *plan,
 			   int *nr)
 {
 	nodemask_t lowers;
-	int nid, m;
+	int i, nid, m;
 
 	*nr = 0;
-	for (nid = 0; nid < MMT_MAX_NODES; nid++) {
+	for (i = 0; i < plan->nr; i++) {
 		struct mmt_node *n;
 
-		if (plan->target[nid] < 0 || mmt_find_node(nid))
+		nid = plan->nid[i];
+		if (plan->target[i] < 0 || mmt_find_node(nid))
 			continue;
 		n = kzalloc_obj(*n);
 		if (!n)
 			return -ENOMEM;
 		n->nid = nid;
-		n->tier = plan->tier[nid];
-		n->target = plan->target[nid];
+		n->tier = plan->tier[i];
+		n->target = plan->target[i];
 		n->bw = cfg->bandwidth && n->tier == MMT_TIER_LOWER;
 		nodes_clear(lowers);
-		for (m = 0; m < MMT_MAX_NODES; m++)
+		for (m = 0; m < plan->nr; m++)
 			if (plan->tier[m] == MMT_TIER_LOWER &&
 			    plan->target[m] == n->target)
-				node_set(m, lowers);
+				node_set(plan->nid[m], lowers);
 		n->ctx = mmt_build_ctx(nid, n->tier, n->target, &lowers, cfg);
 		if (IS_ERR(n->ctx)) {
 			int err = PTR_ERR(n->ctx);
