@@ -13,6 +13,7 @@
 #include <linux/completion.h>
 #include <linux/damon.h>
 #include <linux/err.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -82,25 +83,48 @@ static void mmt_wake_kdamond(struct damon_ctx *ctx)
 	mutex_unlock(&ctx->kdamond_lock);
 }
 
-/* Wait until node @n's kdamond took its commit; Return: its result. */
-static int mmt_wait_commit(struct mmt_node *n)
+/*
+ * How long a commit may wait for a kdamond to start it: the kdamond is
+ * woken every 100 ms, and even an unwoken sample lasts at most
+ * MMT_MAX_SAMPLE_US (10 s); one that has not started by then is stuck, and
+ * the writer, who holds mmt_lock and so every parameter, gets an error.
+ */
+#define MMT_COMMIT_TIMEOUT	(30 * HZ)
+
+/*
+ * Wait until node @n's kdamond applied its commit, or withdraw the commit
+ * when the kdamond stopped or had not started it by @deadline (jiffies).
+ * Return: the commit's result, -ECANCELED (stopped) or -ETIMEDOUT.
+ */
+static int mmt_wait_commit(struct mmt_node *n, unsigned long deadline)
 {
-	bool pending;
+	bool pending, running;
 
 	while (!wait_for_completion_timeout(&n->commit_done, HZ / 10)) {
-		if (mmt_call(damon_is_running)(n->ctx)) {
+		running = mmt_call(damon_is_running)(n->ctx);
+		if (running && time_before(jiffies, deadline)) {
 			/* it was busy when woken, and went to sleep since */
 			mmt_wake_kdamond(n->ctx);
 			continue;
 		}
-		/* stopped: its calls are over, it took the commit or never will */
+		/*
+		 * stopped: its calls are over, it applied the commit or never
+		 * will; or late: withdrawn unless it is applying it now
+		 */
 		spin_lock(&mmt_stat_lock);
-		pending = n->commit_src;
-		n->commit_src = NULL;
-		spin_unlock(&mmt_stat_lock);
+		pending = n->commit_src && !n->commit_busy;
 		if (pending)
-			return -ECANCELED;
-		break;
+			n->commit_src = NULL;
+		spin_unlock(&mmt_stat_lock);
+		if (pending) {
+			if (running)
+				pr_warn("commit_inputs: node %d: its kdamond took no commit in %u s\n",
+					n->nid, MMT_COMMIT_TIMEOUT / HZ);
+			return running ? -ETIMEDOUT : -ECANCELED;
+		}
+		if (!running)
+			break;
+		/* being applied: done within this sample */
 	}
 	return n->commit_err;
 }
@@ -115,6 +139,7 @@ static int mmt_wait_commit(struct mmt_node *n)
 static int mmt_commit_nodes(struct damon_ctx **src, const struct mmt_cfg *cfg,
 			    int nr, int *failed)
 {
+	unsigned long deadline;
 	int i, err, first = 0;
 
 	for (i = 0; i < nr; i++) {
@@ -130,12 +155,13 @@ static int mmt_commit_nodes(struct damon_ctx **src, const struct mmt_cfg *cfg,
 		spin_unlock(&mmt_stat_lock);
 		mmt_wake_kdamond(n->ctx);
 	}
+	deadline = jiffies + MMT_COMMIT_TIMEOUT;
 	for (i = 0; i < nr; i++) {
 		struct mmt_node *n = mmt_nodes[i];
 
 		if (n->stopped)
 			continue;
-		err = mmt_wait_commit(n);
+		err = mmt_wait_commit(n, deadline);
 		/* a commit that failed half-way stops the kdamond */
 		if (err && !mmt_call(damon_is_running)(n->ctx))
 			mmt_node_stopped(n, "commit_failed", err);
@@ -254,10 +280,16 @@ static int mmt_commit_inputs_store(const char *val,
 		return 0;
 
 	mutex_lock(&mmt_lock);
-	if (!mmt_nodes || !mmt_running()) {
+	if (!mmt_nodes) {
 		mutex_unlock(&mmt_lock);
 		pr_info("commit_inputs: not running; inputs apply at the next enable\n");
 		return 0;
+	}
+	if (!mmt_running()) {
+		/* the others run: the inputs would not apply to every node */
+		mutex_unlock(&mmt_lock);
+		pr_warn("commit_inputs: a node's kdamond has stopped (status says which): nothing committed; enabled=Y starts every node again on the new inputs\n");
+		return -ESRCH;
 	}
 	mmt_inputs(&cfg);
 	/* the loop restarts on the new inputs; its knobs go with it */

@@ -173,6 +173,7 @@ static int mmt_take_commit(struct mmt_node *n)
 	spin_lock(&mmt_stat_lock);
 	src = n->commit_src;
 	bw = n->commit_bw;
+	n->commit_busy = !!src;
 	spin_unlock(&mmt_stat_lock);
 	if (!src)
 		return 0;
@@ -197,6 +198,7 @@ static int mmt_take_commit(struct mmt_node *n)
 	}
 	n->commit_err = err;
 	n->commit_src = NULL;
+	n->commit_busy = false;
 	spin_unlock(&mmt_stat_lock);
 	complete(&n->commit_done);
 	return err;

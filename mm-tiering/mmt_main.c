@@ -522,7 +522,8 @@ out:
 /*
  * Memory was onlined or offlined (mmt_hotplug.c, after the fact).  Asked
  * to run (enabled=Y) but nothing started, for want of a CPU-less node with
- * memory: start.  Running, and the set of nodes with memory changed: the
+ * memory: start.  A node's kdamond stopped by itself: every node starts
+ * again.  Running, and the set of nodes with memory changed: the
  * nodes that joined or left, or whose target changed, start or stop; the
  * others keep running (mmt_retier()); with no lower tier left, everything
  * stops.  Running, and a node's memory ranges changed: every context
@@ -544,8 +545,19 @@ void mmt_topology_changed(void)
 				nodemask_pr_args(&now));
 		goto out;
 	}
-	if (!mmt_running())
+	if (!mmt_running()) {
+		/*
+		 * a kdamond stopped by itself: the others would go on
+		 * monitoring the memory they were built on; every node
+		 * starts again on the memory there is now, as enabled=Y
+		 * would, and a start that fails is forgotten as there
+		 */
+		pr_info("memory hotplug: memory nodes %*pbl; a kdamond had stopped: starting every node again\n",
+			nodemask_pr_args(&now));
+		err = mmt_turn(true);
+		enabled = !err || err == -ENODEV;
 		goto out;
+	}
 	if (!nodes_equal(now, mmt_mem_nodes)) {
 		pr_info("memory hotplug: memory nodes %*pbl, were %*pbl\n",
 			nodemask_pr_args(&now),

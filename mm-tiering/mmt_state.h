@@ -87,8 +87,13 @@ struct mmt_node {
 	/* the kdamond's own interval tuning (MMT_TUNE_INTERVALS); kdamond */
 	unsigned long tune_seen;
 	unsigned int tune_aggrs;
-	/* a commit handed to the kdamond, and its result; stat lock */
+	/*
+	 * a commit handed to the kdamond, whether the kdamond is applying it
+	 * (then only the kdamond clears commit_src), and its result; stat
+	 * lock
+	 */
 	struct damon_ctx *commit_src;
+	bool commit_busy;
 	bool commit_bw;
 	int commit_err;
 	struct completion commit_done;

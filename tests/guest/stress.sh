@@ -18,11 +18,13 @@
 #      bandwidth deadband) and a bandwidth-mode commit under load;
 #   6. a kdamond that stops by itself at start-up (failslab aimed at
 #      kdamond_fn by its stack-trace filter): enabled reads N, status says
-#      which node and why, enabled=Y restarts every node.
+#      which node and why, commit_inputs is refused (the other node alone
+#      would take it), a memory event (a block of node1 offlined) starts
+#      every node again, and so does enabled=Y.
 # mmt.scale=N on the kernel command line multiplies the counts; mmt.cycles=N
 # sets the first one's.
 . /mmt/lib.sh
-plan 13
+plan 15
 quiet_neighbours
 scale=$(cmdline_arg scale)
 scale=${scale:-1}
@@ -178,12 +180,35 @@ if [ -n "$ks" ] && [ -n "$ke" ] && [ -e $F/require-start ]; then
 	echo 0 > $F/probability
 	echo 0 > $F/require-start
 	echo 18446744073709551615 > $F/require-end
+	# the other node runs on: a commit would not reach every node
+	echo Y > $P/commit_inputs 2>/dev/null
+	crc=$?
+	# a memory event: every node starts again on the memory there is
+	# now (before, the other node went on monitoring what it had); a
+	# block of node1's boot memory that can go offline, not its first
+	# nor its last (memblock's allocations for the node), then back
+	blk= pids0=$(kdamonds)
+	for id in $(for b in /sys/devices/system/node/node1/memory[0-9]*; do
+			echo "${b##*memory}"; done | sort -n | sed '1d;$d' | head -4); do
+		[ "$(set_blocks offline memory$id)" = 1 ] && { blk=memory$id; break; }
+	done
+	t=0
+	while [ $t -lt 30 ] && [ "$(cat $P/enabled)" != Y ]; do sleep 1; t=$((t + 1)); done
+	st2=$(cat $P/enabled) k2=$(kdamonds | wc -l) pids2=$(kdamonds)
+	[ -n "$blk" ] && set_blocks online $blk >/dev/null
+	[ $crc -ne 0 ] && [ "$st" = N ] && dmesg | grep -q 'commit_inputs: a node.s kdamond has stopped'
+	check commit_refused_while_stopped $? "commit_inputs with node $(echo "$why" | cut -d' ' -f1) stopped: rc=$crc"
+	[ -n "$blk" ] && [ "$st2" = Y ] && [ "$k2" -eq 2 ] && [ "$pids2" != "$pids0" ] &&
+		dmesg | grep -q 'a kdamond had stopped: starting every node again'
+	check hotplug_restarts_stopped $? "node1 $blk offlined ${blk:+(}${blk:-no block of node1 went offline}${blk:+)}: enabled $st -> $st2 in $t s, kdamonds $(echo $pids0) -> $(echo $pids2)"
 	echo Y > $P/enabled
 	[ $rc -eq 0 ] && [ "$st" = N ] && [ -n "$why" ] &&
 		[ "$(cat $P/enabled)" = Y ] && [ "$(kdamonds | wc -l)" -eq 2 ]
 	check kdamond_exit_reported $? "fault in kdamond_fn (0x$ks..0x$ke): write rc=$rc, enabled then $st, status: ${why:-no node stopped}; after enabled=Y: $(cat $P/enabled), kdamonds $(kdamonds | wc -l)"
 else
 	echo Y > $P/enabled
+	fail commit_refused_while_stopped "no kdamond stopped"
+	fail hotplug_restarts_stopped "no kdamond stopped"
 	fail kdamond_exit_reported "no kdamond_fn in /proc/kallsyms or no failslab stack filter (CONFIG_FAULT_INJECTION_STACKTRACE_FILTER)"
 fi
 
