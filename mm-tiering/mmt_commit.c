@@ -256,7 +256,7 @@ int mmt_commit_topology(void)
 			continue;
 		}
 		/* not what runs: the next event tries again */
-		memset(&n->ranges, 0, sizeof(n->ranges));
+		mmt_ranges_free(&n->ranges);
 	}
 	if (err)
 		pr_warn("memory hotplug: contexts unchanged (%d): each node monitors what it did\n",

@@ -78,23 +78,16 @@ static struct damos *mmt_new_scheme(bool promote, int target,
 			target);
 }
 
-/**
- * mmt_node_ranges() - node @nid's online memory as physical address ranges
- * @nid:	the memory node
- * @rs:	filled in address order
- *
- * Found a memory section at a time over the node's span: holes, offline
- * memory blocks and other nodes' sections inside the span are not the
- * node's memory and are left out (DAMON would count them as idle bytes and
- * the controller as room).  More than MMT_MAX_RANGES: the last one
- * stretches over the rest.
+/*
+ * Node @nid's online memory ranges in address order, the first @max of
+ * them into @r.  Return: how many there are.
  */
-void mmt_node_ranges(int nid, struct mmt_ranges *rs)
+static int mmt_node_walk(int nid, struct damon_addr_range *r, int max)
 {
 	unsigned long start = node_start_pfn(nid), end = node_end_pfn(nid);
-	unsigned long pfn;
+	unsigned long pfn, last_end = 0;
+	int nr = 0;
 
-	memset(rs, 0, sizeof(*rs));
 	for (pfn = ALIGN_DOWN(start, PAGES_PER_SECTION); pfn < end;
 	     pfn += PAGES_PER_SECTION) {
 		unsigned long s = max(pfn, start);
@@ -103,14 +96,63 @@ void mmt_node_ranges(int nid, struct mmt_ranges *rs)
 
 		if (!page || page_to_nid(page) != nid)
 			continue;
-		if (rs->nr && (rs->r[rs->nr - 1].end == PFN_PHYS(s) ||
-			       rs->nr == MMT_MAX_RANGES)) {
-			rs->r[rs->nr - 1].end = PFN_PHYS(e);
-			continue;
+		if (!nr || last_end != PFN_PHYS(s)) {
+			if (nr < max)
+				r[nr].start = PFN_PHYS(s);
+			nr++;
 		}
-		rs->r[rs->nr].start = PFN_PHYS(s);
-		rs->r[rs->nr++].end = PFN_PHYS(e);
+		if (nr <= max)
+			r[nr - 1].end = PFN_PHYS(e);
+		last_end = PFN_PHYS(e);
 	}
+	return nr;
+}
+
+/**
+ * mmt_node_ranges() - node @nid's online memory as physical address ranges
+ * @nid:	the memory node
+ * @rs:	filled in address order, as many ranges as there are
+ *
+ * Found a memory section at a time over the node's span: holes, offline
+ * memory blocks and other nodes' sections inside the span are not the
+ * node's memory and are left out (DAMON would count them as idle bytes and
+ * the controller as room; in bandwidth mode the regions of two nodes must
+ * not overlap).  Process context (allocates).
+ *
+ * Return: 0, or -ENOMEM (then @rs is empty).  Free with mmt_ranges_free().
+ */
+int mmt_node_ranges(int nid, struct mmt_ranges *rs)
+{
+	int want = 8, nr;
+
+	for (;;) {
+		rs->r = kmalloc_array(want, sizeof(*rs->r), GFP_KERNEL);
+		if (!rs->r) {
+			rs->nr = 0;
+			return -ENOMEM;
+		}
+		nr = mmt_node_walk(nid, rs->r, want);
+		if (nr <= want)
+			break;
+		/* more than room for: again with room for all (and growth) */
+		kfree(rs->r);
+		want = nr + 8;
+	}
+	rs->nr = nr;
+	return 0;
+}
+
+void mmt_ranges_free(struct mmt_ranges *rs)
+{
+	kfree(rs->r);
+	rs->r = NULL;
+	rs->nr = 0;
+}
+
+bool mmt_ranges_equal(const struct mmt_ranges *a, const struct mmt_ranges *b)
+{
+	return a->nr == b->nr &&
+	       (!a->nr || !memcmp(a->r, b->r, a->nr * sizeof(*a->r)));
 }
 
 /**
@@ -157,43 +199,17 @@ static int mmt_bw_filters(struct damos *s, const struct mmt_ranges *skip)
 }
 
 /*
- * Bandwidth mode, the context of lower node @nid: it monitors @nid and its
- * upper node @upper together (one target, both nodes' ranges), so that
- * node_eligible_mem_bp -- computed over a context's own regions -- sees the
- * whole hot set.  Two migrate_hot schemes share the hot pattern: one moves
- * hot pages of @nid up until @upper holds its share of them, the other moves
- * hot pages of @upper down until @nid holds the rest.  Each stops within
- * MMT_BW_DEADBAND_BP of its share, so that at the target neither runs.
- * With several lower nodes behind @upper (@lowers), each context splits
- * its own two nodes (mmt_upper_share()); together they split the whole.
+ * The two distribution schemes of mmt_bw_schemes(), each with its goal and
+ * the filters that skip the pages already on its target.
  */
-static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
-			  int nid, int upper, const nodemask_t *lowers,
-			  const struct mmt_cfg *cfg,
-			  const struct mmt_ranges *r_low)
+static int mmt_bw_add_schemes(struct damon_ctx *ctx, int nid, int upper,
+			      unsigned long share, const struct mmt_cfg *cfg,
+			      const struct mmt_ranges *r_up,
+			      const struct mmt_ranges *r_low)
 {
-	struct damon_addr_range ranges[2 * MMT_MAX_RANGES];
-	struct mmt_ranges r_up;
 	struct damos *schemes[2];
-	unsigned long share;
-	int i, j, k, err;
+	int i, err;
 
-	err = mmt_upper_share(upper, nid, lowers, cfg, &share);
-	if (err)
-		return err;
-	mmt_node_ranges(upper, &r_up);
-	/* both nodes' ranges merged in address order (they never overlap) */
-	for (i = j = k = 0; i < r_low->nr || j < r_up.nr; k++) {
-		if (j == r_up.nr || (i < r_low->nr &&
-				     r_low->r[i].start < r_up.r[j].start))
-			ranges[k] = r_low->r[i++];
-		else
-			ranges[k] = r_up.r[j++];
-	}
-	/* replaces the single-node regions set by the caller */
-	err = mmt_set_regions(t, ranges, k);
-	if (err)
-		return err;
 	for (i = 0; i < 2; i++) {
 		schemes[i] = mmt_new_scheme(true, i ? nid : upper, cfg,
 					    MMT_BW_RESET_MS);
@@ -216,11 +232,62 @@ static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
 			return -ENOMEM;
 		mmt_goal_set_nid(g, up ? upper : nid);
 		mmt_call(damos_add_quota_goal)(&schemes[i]->quota, g);
-		err = mmt_bw_filters(schemes[i], up ? &r_up : r_low);
+		err = mmt_bw_filters(schemes[i], up ? r_up : r_low);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+/*
+ * Bandwidth mode, the context of lower node @nid: it monitors @nid and its
+ * upper node @upper together (one target, both nodes' ranges), so that
+ * node_eligible_mem_bp -- computed over a context's own regions -- sees the
+ * whole hot set.  Two migrate_hot schemes share the hot pattern: one moves
+ * hot pages of @nid up until @upper holds its share of them, the other moves
+ * hot pages of @upper down until @nid holds the rest.  Each stops within
+ * MMT_BW_DEADBAND_BP of its share, so that at the target neither runs.
+ * With several lower nodes behind @upper (@lowers), each context splits
+ * its own two nodes (mmt_upper_share()); together they split the whole.
+ */
+static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
+			  int nid, int upper, const nodemask_t *lowers,
+			  const struct mmt_cfg *cfg,
+			  const struct mmt_ranges *r_low)
+{
+	struct damon_addr_range *ranges;
+	struct mmt_ranges r_up;
+	unsigned long share;
+	int i, j, k, err;
+
+	err = mmt_upper_share(upper, nid, lowers, cfg, &share);
+	if (err)
+		return err;
+	err = mmt_node_ranges(upper, &r_up);
+	if (err)
+		return err;
+	ranges = kmalloc_array(r_low->nr + r_up.nr, sizeof(*ranges),
+			       GFP_KERNEL);
+	if (!ranges) {
+		mmt_ranges_free(&r_up);
+		return -ENOMEM;
+	}
+	/* both nodes' ranges merged in address order (they never overlap) */
+	for (i = j = k = 0; i < r_low->nr || j < r_up.nr; k++) {
+		if (j == r_up.nr || (i < r_low->nr &&
+				     r_low->r[i].start < r_up.r[j].start))
+			ranges[k] = r_low->r[i++];
+		else
+			ranges[k] = r_up.r[j++];
+	}
+	/* replaces the single-node regions set by the caller */
+	err = mmt_set_regions(t, ranges, k);
+	kfree(ranges);
+	if (!err)
+		err = mmt_bw_add_schemes(ctx, nid, upper, share, cfg, &r_up,
+					 r_low);
+	mmt_ranges_free(&r_up);
+	return err;
 }
 
 /**
@@ -398,7 +465,7 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 				const struct mmt_cfg *cfg)
 {
 	bool promote = tier == MMT_TIER_LOWER;
-	struct mmt_ranges ranges;
+	struct mmt_ranges ranges = { };
 	struct mmt_goals goals;
 	struct damon_target *t;
 	struct damon_attrs attrs;
@@ -433,7 +500,8 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 	if (!t)
 		goto fail;
 	mmt_call(damon_add_target)(ctx, t);
-	mmt_node_ranges(nid, &ranges);
+	if (mmt_node_ranges(nid, &ranges))
+		goto fail;
 	if (!ranges.nr || mmt_set_regions(t, ranges.r, ranges.nr))
 		goto fail;
 
@@ -445,8 +513,10 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 					  &goals);
 	if (err)
 		goto fail;
+	mmt_ranges_free(&ranges);
 	return ctx;
 fail:
+	mmt_ranges_free(&ranges);
 	mmt_call(damon_destroy_ctx)(ctx);
 	return ERR_PTR(err);
 }

@@ -68,15 +68,18 @@ struct mmt_pages {
 	u64 unusable;
 };
 
-/* A node's online memory, at most this many ranges (mmt_node_ranges()). */
-#define MMT_MAX_RANGES		8
-
+/*
+ * A node's online memory as address ranges, as many as it has
+ * (mmt_node_ranges()); @r is allocated, freed with mmt_ranges_free().
+ */
 struct mmt_ranges {
 	int nr;
-	struct damon_addr_range r[MMT_MAX_RANGES];
+	struct damon_addr_range *r;
 };
 
-void mmt_node_ranges(int nid, struct mmt_ranges *rs);
+int mmt_node_ranges(int nid, struct mmt_ranges *rs);
+void mmt_ranges_free(struct mmt_ranges *rs);
+bool mmt_ranges_equal(const struct mmt_ranges *a, const struct mmt_ranges *b);
 void mmt_node_pages(int nid, struct mmt_pages *pages);
 u64 mmt_node_floor(const struct mmt_pages *pages);
 unsigned long mmt_bytes_on_node(unsigned long start, unsigned long end,

@@ -112,6 +112,7 @@ bool mmt_running(void)
 static void mmt_free_node(struct mmt_node *n)
 {
 	mmt_call(damon_destroy_ctx)(n->ctx);
+	mmt_ranges_free(&n->ranges);
 	kfree(n);
 }
 
@@ -238,18 +239,27 @@ static void mmt_explain_goals(struct mmt_node *n, const struct mmt_cfg *cfg)
 		g.free_bp, g.used_bp);
 }
 
-/* "@pre node N: @what [start, end) ..." in the kernel log; mmt_lock held. */
+/*
+ * "@pre node N: @what [start, end) ..." in the kernel log, as many ranges
+ * as fit in one line, then how many there are; mmt_lock held.
+ */
 void mmt_log_ranges(const struct mmt_node *n, const char *pre,
 		    const char *what)
 {
-	char buf[MMT_MAX_RANGES * 40];
+	char buf[640];
 	struct seq_buf s;
 	int i;
 
 	seq_buf_init(&s, buf, sizeof(buf));
-	for (i = 0; i < n->ranges.nr; i++)
+	for (i = 0; i < n->ranges.nr; i++) {
+		/* room for one more range and the count */
+		if (sizeof(buf) - seq_buf_used(&s) < 80) {
+			seq_buf_printf(&s, " ... (%d ranges)", n->ranges.nr);
+			break;
+		}
 		seq_buf_printf(&s, " [%#lx, %#lx)", n->ranges.r[i].start,
 			       n->ranges.r[i].end);
+	}
 	pr_info("%snode %d: %s%s\n", pre, n->nid, what, seq_buf_str(&s));
 }
 
@@ -325,6 +335,7 @@ static int mmt_build_nodes(const struct mmt_plan *plan,
 			return err;
 		}
 		mmt_hook_prepare(n->ctx, &n->report, mmt_report_fn, n);
+		/* what the context was built on; none: the next event looks */
 		mmt_node_ranges(nid, &n->ranges);
 		mmt_nodes[mmt_nr_nodes++] = n;
 		ctxs[(*nr)++] = n->ctx;
@@ -446,10 +457,14 @@ static bool mmt_ranges_update(void)
 		struct mmt_node *n = mmt_nodes[i];
 		struct mmt_ranges now;
 
-		mmt_node_ranges(n->nid, &now);
-		if (!memcmp(&now, &n->ranges, sizeof(now)))
+		/* no memory for the list: as if changed, the commit tells */
+		if (!mmt_node_ranges(n->nid, &now) &&
+		    mmt_ranges_equal(&now, &n->ranges)) {
+			mmt_ranges_free(&now);
 			continue;
+		}
 		changed = true;
+		mmt_ranges_free(&n->ranges);
 		n->ranges = now;
 	}
 	return changed;

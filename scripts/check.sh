@@ -64,7 +64,7 @@ timeout_of() {
 	case $1 in
 	phase) echo 900 ;;
 	tiering|steady|bw) echo 600 ;;
-	control|hotplug*|sockets|nodes8|nodes24|bw3|join|offline) echo 400 ;;
+	control|hotplug*|sockets|nodes8|nodes24|bw3|join|ranges|offline) echo 400 ;;
 	shared) echo 900 ;;
 	service) echo 900 ;;
 	postgres) echo $((900 + 240 * ${MMT_SCALE:-1})) ;;
@@ -85,7 +85,7 @@ run_one() {
 	case $s in
 	flat) topo=flat ;;
 	hotplug_new) topo=hotplug_new ;;
-	sockets|nodes8|nodes24|shared|join) topo=$s ;;
+	sockets|nodes8|nodes24|shared|join|ranges) topo=$s ;;
 	bw3) topo=nodes8 ;;
 	hotplug*|offline) topo=hotplug ;;
 	selftests) smp=4 ;;
@@ -194,6 +194,7 @@ guest_desc() {
 	flat) t="node0 and node1 a CPU + 1 GiB each" ;;
 	hotplug|hotplug_neg|offline) t="node0 2 CPUs + 1 GiB, node1 CPU-less 256 MiB + a 768 MiB pc-dimm" ;;
 	hotplug_new) t="node0 2 CPUs + 1 GiB, node1 CPU-less, only a 768 MiB pc-dimm" ;;
+	ranges) t="node0 2 CPUs + 1 GiB, node1 CPU-less 256 MiB + a 2304 MiB pc-dimm onlined movable" ;;
 	join) t="node0 2 CPUs + 1 GiB, node1 CPU-less 512 MiB + a 256 MiB pc-dimm, node2 only a 512 MiB pc-dimm" ;;
 	sockets) t="two sockets of a CPU + 1 GiB, a CPU-less 512 MiB node behind each" ;;
 	nodes8|bw3) t="two sockets of a CPU + 1 GiB, three CPU-less 256 MiB nodes behind each" ;;
@@ -261,7 +262,7 @@ short_kvers=${MMT_CORE_SHORT_KVERS-}
 SHORT="stock tiering params"
 core_of() { case " $short_kvers " in *" $1 "*) echo "$SHORT" ;; *) echo "$CORE" ;; esac; }
 [ $# -eq 0 ] && set -- stock control tiering params race steady hotplug hotplug_neg \
-	hotplug_new join offline nodes8 nodes24 bw3 flat phase bw selftests postgres service debug core
+	hotplug_new join ranges offline nodes8 nodes24 bw3 flat phase bw selftests postgres service debug core
 for s in "$@"; do
 	case $s in
 	debug) [ -z "${MMT_NO_DEBUG:-}" ] && debug=y ;;
@@ -270,7 +271,7 @@ for s in "$@"; do
 done
 # With both, these stock-kernel scenarios join the other kernels' core
 # scenarios in the two lanes that run beside the stress suite and the race.
-LANE2=" hotplug_new join offline nodes8 nodes24 bw3 selftests postgres service " lane2=
+LANE2=" hotplug_new join ranges offline nodes8 nodes24 bw3 selftests postgres service " lane2=
 for s in "$@"; do
 	case $s in
 	debug|core) ;;

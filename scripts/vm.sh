@@ -29,7 +29,9 @@
 # the same two sockets with three 256 MiB CPU-less nodes each, at three
 # distances (2-4 behind node0, 5-7 behind node1).  MMT_TOPO=nodes24: node0
 # with both CPUs and 1 GiB, 23 CPU-less nodes of 128 MiB (a memory block
-# each) behind it, each a step farther.  MMT_DISK=disk.img: the
+# each) behind it, each a step farther.  MMT_TOPO=ranges: node1 256 MiB at
+# boot and a 2304 MiB pc-dimm onlined movable at boot (18 blocks, for more
+# ranges than a small table holds).  MMT_DISK=disk.img: the
 # Debian guest of scripts/debian-guest.sh (its kernel, initramfs and root
 # disk, written to a snapshot that the boot throws away; systemd runs the
 # script, and the guest may reboot: it ends by powering off).
@@ -106,6 +108,14 @@ nodes24)
 	for n in $(seq 1 23); do
 		mem+=(-object "memory-backend-ram,id=m$n,size=128M")
 	done
+	;;
+ranges)
+	mem=(-m 1280M,slots=2,maxmem=4G
+	     -object memory-backend-ram,id=m0,size=1G
+	     -object memory-backend-ram,id=m1,size=256M
+	     -object memory-backend-ram,id=hp0,size=2304M
+	     -device pc-dimm,id=dimm0,memdev=hp0,node=1)
+	extra=memhp_default_state=online_movable
 	;;
 hotplug)
 	mem=(-m 1280M,slots=2,maxmem=4G
