@@ -131,8 +131,9 @@ static int mmt_wait_commit(struct mmt_node *n, unsigned long deadline)
 
 /*
  * Commit @src[i] to node i's running context, for i in [0, @nr), all at
- * once: each kdamond applies its own at its next sample (mmt_report_fn()),
- * woken now, so a commit waits one sampling interval, not one per node.
+ * once: each kdamond applies its own at its next sample (mmt_report_fn();
+ * 6.12: at the end of its aggregation), woken now, so a commit waits one
+ * sampling interval (6.12: aggregation), not one per node.
  * Return: 0, or the error of the first node that failed (its index in
  * @failed); mmt_lock held.
  */

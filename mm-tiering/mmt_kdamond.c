@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mm_tiering: what runs in each kdamond, from its repeated damon_call()
- * (6.12: its after_sampling callback; mmt_hook_prepare() in mmt_compat.c).
+ * (6.12: its after_sampling and after_aggregation callbacks;
+ * mmt_hook_prepare() in mmt_compat.c).
  *
  * mmt_report_fn() runs after every sample of a node's context, in its
  * kdamond: it applies a commit handed over by mmt_commit.c, publishes the
@@ -89,10 +90,10 @@ static void mmt_apply_sampling(struct mmt_node *n, unsigned long min_us,
 
 /*
  * Where DAMON cannot tune the intervals itself (mmt_compat.h), tune them as
- * it would (mmt_tune_sample_us()): every MMT_TUNE_AGGRS aggregations, at the
- * first sample of an aggregation (the last one's counts are then in
- * last_nr_accesses), keeping the samples per aggregation, within
- * [@min_us, @max_us].
+ * it would (mmt_tune_sample_us()): every MMT_TUNE_AGGRS aggregations, when
+ * one ends (6.12's after_aggregation: the regions are merged and their
+ * nr_accesses are the whole aggregation's counts), keeping the samples per
+ * aggregation, within [@min_us, @max_us].
  */
 static void mmt_tune_intervals(struct mmt_node *n, unsigned long min_us,
 			       unsigned long max_us)
@@ -116,7 +117,7 @@ static void mmt_tune_intervals(struct mmt_node *n, unsigned long min_us,
 		damon_for_each_region(r, t) {
 			u64 sz = r->ar.end - r->ar.start;
 
-			events += sz * r->last_nr_accesses;
+			events += sz * r->nr_accesses;
 			max_events += sz * max_nr;
 		}
 	}
@@ -414,9 +415,12 @@ static void mmt_scheme_report(struct mmt_node *n, struct damos *s, int idx,
  * Runs in each kdamond after every sample: apply a commit handed over, then
  * publish the schemes' state (n->sch[], by scheme), the heat histogram and
  * the bytes the first scheme's pattern matches; apply the controller's
- * knobs, and hold promotion while memory goes offline.
+ * knobs, and hold promotion while memory goes offline.  Without @change
+ * (6.12, between preparing and checking accesses: mmt_compat.h) no commit
+ * and no change of the intervals: those wait for the end of the
+ * aggregation, where this runs again with @change.
  */
-int mmt_report_fn(void *data)
+int mmt_report_fn(void *data, bool change)
 {
 	struct mmt_node *n = data;
 	struct damos *first = NULL, *s;
@@ -427,7 +431,7 @@ int mmt_report_fn(void *data)
 	int idx = 0, err;
 
 	/* a failed commit: publish nothing of a half-committed context */
-	err = mmt_take_commit(n);
+	err = change ? mmt_take_commit(n) : 0;
 	if (err)
 		return err;
 	damon_for_each_scheme(s, n->ctx) {
@@ -456,10 +460,10 @@ int mmt_report_fn(void *data)
 			break;
 	}
 	spin_unlock(&mmt_stat_lock);
-	if (MMT_TUNE_INTERVALS)
+	if (MMT_TUNE_INTERVALS && change)
 		mmt_tune_intervals(n, knobs ? min_us : MMT_MIN_SAMPLE_US,
 				   knobs ? max_us : MMT_MAX_SAMPLE_US);
-	if (knobs)
+	if (knobs && change)
 		mmt_apply_sampling(n, min_us, max_us);
 	WRITE_ONCE(n->hook_ns, n->hook_ns + ktime_get_ns() - t0);
 	return 0;

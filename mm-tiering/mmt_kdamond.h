@@ -5,6 +5,8 @@
 #ifndef _MMT_KDAMOND_H
 #define _MMT_KDAMOND_H
 
-int mmt_report_fn(void *data);
+#include <linux/types.h>
+
+int mmt_report_fn(void *data, bool change);
 
 #endif /* _MMT_KDAMOND_H */
