@@ -25,6 +25,7 @@
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
 #include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/memory-tiers.h>
@@ -184,6 +185,21 @@ static int mmt_node_adist(int nid)
 	return adist;
 }
 
+/*
+ * Whether node @nid has CPUs, online or not (cpu_to_node() keeps an offline
+ * CPU's node): DRAM whose socket has all its CPUs offline is still the fast
+ * memory next to them, not a lower tier (N_CPU follows CPU hotplug).
+ */
+static bool mmt_node_has_cpus(int nid)
+{
+	int cpu;
+
+	for_each_present_cpu(cpu)
+		if (cpu_to_node(cpu) == nid)
+			return true;
+	return false;
+}
+
 static int mmt_read_topology(struct mmt_plan *plan)
 {
 	struct mmt_topo *topo;
@@ -200,7 +216,7 @@ static int mmt_read_topology(struct mmt_plan *plan)
 		}
 		i = topo->nr++;
 		topo->nid[i] = nid;
-		topo->has_cpu[i] = node_state(nid, N_CPU);
+		topo->has_cpu[i] = mmt_node_has_cpus(nid);
 		topo->adist[i] = mmt_node_adist(nid);
 	}
 	for (i = 0; i < topo->nr; i++)
