@@ -101,7 +101,7 @@ static int mmt_wait_commit(struct mmt_node *n, unsigned long deadline)
 	bool pending, running;
 
 	while (!wait_for_completion_timeout(&n->commit_done, HZ / 10)) {
-		running = mmt_call(damon_is_running)(n->ctx);
+		running = mmt_damon_is_running(n->ctx);
 		if (running && time_before(jiffies, deadline)) {
 			/* it was busy when woken, and went to sleep since */
 			mmt_wake_kdamond(n->ctx);
@@ -164,7 +164,7 @@ static int mmt_commit_nodes(struct damon_ctx **src, const struct mmt_cfg *cfg,
 			continue;
 		err = mmt_wait_commit(n, deadline);
 		/* a commit that failed half-way stops the kdamond */
-		if (err && !mmt_call(damon_is_running)(n->ctx))
+		if (err && !mmt_damon_is_running(n->ctx))
 			mmt_node_stopped(n, "commit_failed", err);
 		if (err && !first) {
 			first = err;

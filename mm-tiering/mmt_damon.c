@@ -22,6 +22,8 @@
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/static_call.h>
+#include <linux/uaccess.h>
+#include <asm/ibt.h>
 
 #include "mmt_compat.h"
 #include "mmt_damon.h"
@@ -83,6 +85,27 @@ static void mmt_probe_all(struct mmt_probes *pr, struct kprobe **reg, int *nr)
 	}
 }
 
+/*
+ * The start of the function whose kprobe address is @addr.  Where the
+ * kernel has IBT, a kprobe on a function's entry stands just past its
+ * ENDBR, or the NOP that seals it (arch_adjust_kprobe_addr()); calls must
+ * go to the function itself: with call-depth tracking (retbleed=stuff) the
+ * kernel finds a callee's accounting thunk by the callee's start.  The 4
+ * bytes before a function without ENDBR are padding, never ENDBR.
+ */
+static void *mmt_fn_start(void *addr)
+{
+#ifdef CONFIG_X86_KERNEL_IBT
+	u32 insn;
+
+	if (!copy_from_kernel_nofault(&insn, addr - 4, sizeof(insn)) &&
+	    (insn == gen_endbr_poison() ||
+	     (insn & ~0x01000000U) == gen_endbr()))	/* ENDBR32 too */
+		return addr - 4;
+#endif
+	return addr;
+}
+
 /**
  * mmt_damon_resolve() - point every static call at its DAMON function.
  *
@@ -113,13 +136,13 @@ int mmt_damon_resolve(void)
 	}
 #define MMT_FN(fn) __static_call_update(&STATIC_CALL_KEY(mmt_##fn), \
 					STATIC_CALL_TRAMP_ADDR(mmt_##fn), \
-					pr->fn.addr)
+					mmt_fn_start(pr->fn.addr))
 #include "mmt_damon_funcs.h"
 #undef MMT_FN
 	if (pr->kallsyms_lookup_name.addr) {
 		static_call_update(mmt_kallsyms_lookup_name,
 				   (typeof(&kallsyms_lookup_name))
-				   pr->kallsyms_lookup_name.addr);
+				   mmt_fn_start(pr->kallsyms_lookup_name.addr));
 		mmt_numa_balancing_ptr = (int *)static_call(
 			mmt_kallsyms_lookup_name)("sysctl_numa_balancing_mode");
 	}

@@ -32,6 +32,22 @@
 #define mmt_damon_initialized() true
 #endif
 
+/*
+ * Whether @ctx's kdamond runs, and its pid (or -EINVAL): DAMON's functions
+ * where the kernel has them; early 6.12.y kernels do not, and there the
+ * module reads ctx->kdamond under ctx->kdamond_lock, as those functions do.
+ */
+#ifdef MMT_HAVE_DAMON_IS_RUNNING
+#define mmt_damon_is_running(ctx) mmt_call(damon_is_running)(ctx)
+#else
+bool mmt_damon_is_running(struct damon_ctx *ctx);
+#endif
+#ifdef MMT_HAVE_DAMON_KDAMOND_PID
+#define mmt_damon_kdamond_pid(ctx) mmt_call(damon_kdamond_pid)(ctx)
+#else
+int mmt_damon_kdamond_pid(struct damon_ctx *ctx);
+#endif
+
 int mmt_damon_resolve(void);
 int mmt_numa_balancing_mode(void);
 

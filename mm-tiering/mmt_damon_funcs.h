@@ -27,8 +27,12 @@ MMT_FN(damos_add_filter);
 MMT_FN(damon_commit_ctx);
 MMT_FN(damon_start);
 MMT_FN(damon_stop);
+#ifdef MMT_HAVE_DAMON_IS_RUNNING
 MMT_FN(damon_is_running);
+#endif
+#ifdef MMT_HAVE_DAMON_KDAMOND_PID
 MMT_FN(damon_kdamond_pid);
+#endif
 #ifdef MMT_HAVE_DAMON_CALL
 MMT_FN(damon_call);
 #endif

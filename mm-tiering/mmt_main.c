@@ -101,7 +101,7 @@ bool mmt_running(void)
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = mmt_nodes[i];
 
-		if (mmt_call(damon_is_running)(n->ctx))
+		if (mmt_damon_is_running(n->ctx))
 			continue;
 		mmt_node_stopped(n, "kdamond_exited", 0);
 		all = false;
@@ -385,7 +385,7 @@ static int mmt_start_nodes(struct damon_ctx **ctxs, int nr, int first)
 			n->nid, n->tier == MMT_TIER_UPPER ? "upper" : "lower",
 			n->tier == MMT_TIER_UPPER ? "demoting cold pages" :
 			"promoting hot pages", n->target,
-			mmt_call(damon_kdamond_pid)(n->ctx));
+			mmt_damon_kdamond_pid(n->ctx));
 	}
 	return 0;
 }

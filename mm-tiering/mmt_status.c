@@ -40,7 +40,7 @@ static long mmt_out_value(struct mmt_node *n, enum mmt_out what)
 {
 	switch (what) {
 	case MMT_OUT_PIDS:
-		return mmt_call(damon_kdamond_pid)(n->ctx);
+		return mmt_damon_kdamond_pid(n->ctx);
 	case MMT_OUT_PROMOTED:
 		return n->tier == MMT_TIER_LOWER ? n->sch[0].stat.sz_applied : 0;
 	case MMT_OUT_DEMOTED:
