@@ -85,7 +85,7 @@ run_one() {
 	case $s in
 	flat) topo=flat ;;
 	hotplug_new) topo=hotplug_new ;;
-	sockets|nodes8|nodes24|shared|join|ranges) topo=$s ;;
+	sockets|nodes8|nodes24|shared|join|ranges|stress) topo=$s ;;
 	bw3) topo=nodes8 ;;
 	hotplug*|offline) topo=hotplug ;;
 	selftests) smp=4 ;;

@@ -31,7 +31,9 @@
 # with both CPUs and 1 GiB, 23 CPU-less nodes of 128 MiB (a memory block
 # each) behind it, each a step farther.  MMT_TOPO=ranges: node1 256 MiB at
 # boot and a 2304 MiB pc-dimm onlined movable at boot (18 blocks, for more
-# ranges than a small table holds).  MMT_DISK=disk.img: the
+# ranges than a small table holds).  MMT_TOPO=stress: the default topology
+# and an offline 128 MiB pc-dimm of node1's (a memory event that moves no
+# page).  MMT_DISK=disk.img: the
 # Debian guest of scripts/debian-guest.sh (its kernel, initramfs and root
 # disk, written to a snapshot that the boot throws away; systemd runs the
 # script, and the guest may reboot: it ends by powering off).
@@ -108,6 +110,14 @@ nodes24)
 	for n in $(seq 1 23); do
 		mem+=(-object "memory-backend-ram,id=m$n,size=128M")
 	done
+	;;
+stress)
+	mem=(-m 2G,slots=2,maxmem=4G
+	     -object memory-backend-ram,id=m0,size=1G
+	     -object memory-backend-ram,id=m1,size=1G
+	     -object memory-backend-ram,id=hp0,size=128M
+	     -device pc-dimm,id=dimm0,memdev=hp0,node=1)
+	extra=memhp_default_state=offline
 	;;
 ranges)
 	mem=(-m 1280M,slots=2,maxmem=4G

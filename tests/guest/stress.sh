@@ -19,8 +19,9 @@
 #   6. a kdamond that stops by itself at start-up (failslab aimed at
 #      kdamond_fn by its stack-trace filter): enabled reads N, status says
 #      which node and why, commit_inputs is refused (the other node alone
-#      would take it), a memory event (a block of node1 offlined) starts
-#      every node again, and so does enabled=Y.
+#      would take it), a memory event (node1's offline pc-dimm block
+#      onlined: MMT_TOPO=stress) starts every node again, and so does
+#      enabled=Y.
 # mmt.scale=N on the kernel command line multiplies the counts; mmt.cycles=N
 # sets the first one's.
 . /mmt/lib.sh
@@ -183,24 +184,22 @@ if [ -n "$ks" ] && [ -n "$ke" ] && [ -e $F/require-start ]; then
 	# the other node runs on: a commit would not reach every node
 	echo Y > $P/commit_inputs 2>/dev/null
 	crc=$?
-	# a memory event: every node starts again on the memory there is
-	# now (before, the other node went on monitoring what it had); a
-	# block of node1's boot memory that can go offline, not its first
-	# nor its last (memblock's allocations for the node), then back
-	blk= pids0=$(kdamonds)
-	for id in $(for b in /sys/devices/system/node/node1/memory[0-9]*; do
-			echo "${b##*memory}"; done | sort -n | sed '1d;$d' | head -4); do
-		[ "$(set_blocks offline memory$id)" = 1 ] && { blk=memory$id; break; }
-	done
+	# a memory event: the offline block of node1 (MMT_TOPO=stress: a
+	# 128 MiB pc-dimm) comes online, and every node starts again on the
+	# memory there is now (before, the other node went on monitoring what
+	# it had).  Onlining moves no page; an offline would have to migrate
+	# node1's pages into node0, which the workload keeps full.
+	blk=$(offline_blocks 1 | head -1) pids0=$(kdamonds)
+	on=0
+	[ -n "$blk" ] && on=$(set_blocks online_movable $blk)
 	t=0
 	while [ $t -lt 30 ] && [ "$(cat $P/enabled)" != Y ]; do sleep 1; t=$((t + 1)); done
 	st2=$(cat $P/enabled) k2=$(kdamonds | wc -l) pids2=$(kdamonds)
-	[ -n "$blk" ] && set_blocks online $blk >/dev/null
 	[ $crc -ne 0 ] && [ "$st" = N ] && dmesg | grep -q 'commit_inputs: a node.s kdamond has stopped'
 	check commit_refused_while_stopped $? "commit_inputs with node $(echo "$why" | cut -d' ' -f1) stopped: rc=$crc"
-	[ -n "$blk" ] && [ "$st2" = Y ] && [ "$k2" -eq 2 ] && [ "$pids2" != "$pids0" ] &&
+	[ "$on" = 1 ] && [ "$st2" = Y ] && [ "$k2" -eq 2 ] && [ "$pids2" != "$pids0" ] &&
 		dmesg | grep -q 'a kdamond had stopped: starting every node again'
-	check hotplug_restarts_stopped $? "node1 $blk offlined ${blk:+(}${blk:-no block of node1 went offline}${blk:+)}: enabled $st -> $st2 in $t s, kdamonds $(echo $pids0) -> $(echo $pids2)"
+	check hotplug_restarts_stopped $? "node1 ${blk:-has no offline block}: $on online; enabled $st -> $st2 in $t s, kdamonds $(echo $pids0) -> $(echo $pids2)"
 	echo Y > $P/enabled
 	[ $rc -eq 0 ] && [ "$st" = N ] && [ -n "$why" ] &&
 		[ "$(cat $P/enabled)" = Y ] && [ "$(kdamonds | wc -l)" -eq 2 ]
