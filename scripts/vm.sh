@@ -66,6 +66,17 @@ else
 	done
 fi
 extra= node1=memdev=m1,
+# dimm_node1 BOOT_MB DIMM_MB STATE: node0 1 GiB, node1 BOOT_MB at boot and a
+# DIMM_MB pc-dimm, which the guest's kernel onlines as STATE
+# (memhp_default_state) at boot
+dimm_node1() {
+	mem=(-m $((1024 + $1))M,slots=2,maxmem=4G
+	     -object memory-backend-ram,id=m0,size=1G
+	     -object "memory-backend-ram,id=m1,size=$1M"
+	     -object "memory-backend-ram,id=hp0,size=$2M"
+	     -device pc-dimm,id=dimm0,memdev=hp0,node=1)
+	extra=memhp_default_state=$3
+}
 case ${MMT_TOPO:-} in
 hotplug_new)
 	mem=(-m 1G,slots=2,maxmem=4G
@@ -111,30 +122,9 @@ nodes24)
 		mem+=(-object "memory-backend-ram,id=m$n,size=128M")
 	done
 	;;
-stress)
-	mem=(-m 2G,slots=2,maxmem=4G
-	     -object memory-backend-ram,id=m0,size=1G
-	     -object memory-backend-ram,id=m1,size=1G
-	     -object memory-backend-ram,id=hp0,size=128M
-	     -device pc-dimm,id=dimm0,memdev=hp0,node=1)
-	extra=memhp_default_state=offline
-	;;
-ranges)
-	mem=(-m 1280M,slots=2,maxmem=4G
-	     -object memory-backend-ram,id=m0,size=1G
-	     -object memory-backend-ram,id=m1,size=256M
-	     -object memory-backend-ram,id=hp0,size=2304M
-	     -device pc-dimm,id=dimm0,memdev=hp0,node=1)
-	extra=memhp_default_state=online_movable
-	;;
-hotplug)
-	mem=(-m 1280M,slots=2,maxmem=4G
-	     -object memory-backend-ram,id=m0,size=1G
-	     -object memory-backend-ram,id=m1,size=256M
-	     -object memory-backend-ram,id=hp0,size=768M
-	     -device pc-dimm,id=dimm0,memdev=hp0,node=1)
-	extra=memhp_default_state=offline
-	;;
+stress) dimm_node1 1024 128 offline ;;
+ranges) dimm_node1 256 2304 online_movable ;;
+hotplug) dimm_node1 256 768 offline ;;
 esac
 # hmat_lb INITIATOR TARGET NS GBPS: an HMAT latency and bandwidth entry
 hmat_lb() {
