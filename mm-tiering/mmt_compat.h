@@ -173,6 +173,10 @@ static inline void mmt_attrs_restart_samples(struct damon_attrs *a)
 }
 #else
 #define MMT_TUNE_INTERVALS	true
+/* the module's tuning runs at the end of each aggregation, from 6.12's hook */
+#ifdef MMT_HAVE_DAMON_CALL
+#error "DAMON has damon_call() but no intervals_goal: no such kernel was known"
+#endif
 static inline void mmt_attrs_intervals_goal(struct damon_attrs *a,
 					    unsigned int access_bp,
 					    unsigned int aggrs,

@@ -48,6 +48,25 @@ bool mmt_damon_is_running(struct damon_ctx *ctx);
 int mmt_damon_kdamond_pid(struct damon_ctx *ctx);
 #endif
 
+/*
+ * Region @r's accesses over the last aggregation interval, as DAMOS counts
+ * them when it matches an access pattern: a moving sum, updated every
+ * sample (so a new hot set shows within a few samples, not at the end of
+ * an aggregation).  DAMON's function where the kernel has it; 6.12 keeps
+ * the same sum in the region, in basis points.  Kdamond only.
+ */
+static inline unsigned int mmt_region_accesses(struct damon_ctx *ctx,
+						struct damon_region *r)
+{
+#if defined(MMT_HAVE_DAMON_NR_ACCESSES_MVSUM)
+	return mmt_call(damon_nr_accesses_mvsum)(r, ctx);
+#elif defined(MMT_HAVE_REGION_NR_ACCESSES_BP)
+	return r->nr_accesses_bp / 10000;
+#else
+#error "this kernel's DAMON has neither damon_nr_accesses_mvsum() nor nr_accesses_bp"
+#endif
+}
+
 int mmt_damon_resolve(void);
 int mmt_numa_balancing_mode(void);
 

@@ -36,3 +36,6 @@ MMT_FN(damon_kdamond_pid);
 #ifdef MMT_HAVE_DAMON_CALL
 MMT_FN(damon_call);
 #endif
+#ifdef MMT_HAVE_DAMON_NR_ACCESSES_MVSUM
+MMT_FN(damon_nr_accesses_mvsum);
+#endif

@@ -28,40 +28,18 @@
 #include "mmt_state.h"
 
 /*
- * Whether region @r matched @p at its last aggregation (DAMON resets
- * nr_accesses at each aggregation and keeps the count in last_nr_accesses).
+ * Whether region @r of @ctx matches @p as DAMOS matches it: by its accesses
+ * over the last aggregation interval (mmt_region_accesses()) and its age.
  */
-static bool mmt_region_matches(const struct damon_region *r,
+static bool mmt_region_matches(struct damon_ctx *ctx, struct damon_region *r,
 			       const struct damos_access_pattern *p)
 {
 	unsigned long sz = r->ar.end - r->ar.start;
+	unsigned int nr = mmt_region_accesses(ctx, r);
 
 	return sz >= p->min_sz_region && sz <= p->max_sz_region &&
-	       r->last_nr_accesses >= p->min_nr_accesses &&
-	       r->last_nr_accesses <= p->max_nr_accesses &&
+	       nr >= p->min_nr_accesses && nr <= p->max_nr_accesses &&
 	       r->age >= p->min_age_region && r->age <= p->max_age_region;
-}
-
-/*
- * Accessed samples of region @r over the last aggregation interval, as a
- * moving sum updated every sample: the count of the aggregation in progress
- * plus the last aggregation's, weighted by the part of the window still to
- * come (DAMON's damon_nr_accesses_mvsum(), which it does not export).  A new
- * hot set shows within a few samples, not at the end of an aggregation.
- */
-static unsigned int mmt_region_mvsum(struct damon_ctx *ctx,
-				     struct damon_region *r,
-				     unsigned int max_nr)
-{
-	unsigned long left = 0;
-
-	if (!max_nr)
-		return r->last_nr_accesses;
-	if (ctx->next_aggregation_sis > ctx->passed_sample_intervals)
-		left = min_t(unsigned long, ctx->next_aggregation_sis -
-			     ctx->passed_sample_intervals, max_nr);
-	return min_t(unsigned int, max_nr, r->nr_accesses +
-		     r->last_nr_accesses * left / max_nr);
 }
 
 /*
@@ -90,10 +68,10 @@ static void mmt_apply_sampling(struct mmt_node *n, unsigned long min_us,
 
 /*
  * Where DAMON cannot tune the intervals itself (mmt_compat.h), tune them as
- * it would (mmt_tune_sample_us()): every MMT_TUNE_AGGRS aggregations, when
- * one ends (6.12's after_aggregation: the regions are merged and their
- * nr_accesses are the whole aggregation's counts), keeping the samples per
- * aggregation, within [@min_us, @max_us].
+ * it would (mmt_tune_sample_us()): every MMT_TUNE_AGGRS aggregations, keeping
+ * the samples per aggregation, within [@min_us, @max_us].  Called once per
+ * aggregation, at its end: 6.12's after_aggregation (mmt_report_fn() with
+ * @change), where the regions' nr_accesses are the whole aggregation's.
  */
 static void mmt_tune_intervals(struct mmt_node *n, unsigned long min_us,
 			       unsigned long max_us)
@@ -107,10 +85,7 @@ static void mmt_tune_intervals(struct mmt_node *n, unsigned long min_us,
 	struct damon_target *t;
 	unsigned long us;
 
-	if (!max_nr || ctx->next_aggregation_sis == n->tune_seen)
-		return;
-	n->tune_seen = ctx->next_aggregation_sis;
-	if (++n->tune_aggrs < MMT_TUNE_AGGRS)
+	if (!max_nr || ++n->tune_aggrs < MMT_TUNE_AGGRS)
 		return;
 	n->tune_aggrs = 0;
 	damon_for_each_target(t, ctx) {
@@ -129,7 +104,6 @@ static void mmt_tune_intervals(struct mmt_node *n, unsigned long min_us,
 	attrs.sample_interval = us;
 	attrs.aggr_interval = us * max_nr;
 	mmt_call(damon_set_attrs)(ctx, &attrs);
-	n->tune_seen = ctx->next_aggregation_sis;
 }
 
 /* The controller's step for scheme @idx of @n, applied whole in its kdamond. */
@@ -236,14 +210,14 @@ static void mmt_walk_regions(struct mmt_node *n, const struct damos *first,
 			unsigned long sz = r->ar.end - r->ar.start;
 			unsigned int b;
 
-			if (mmt_region_matches(r, &first->pattern)) {
+			if (mmt_region_matches(n->ctx, r, &first->pattern)) {
 				out->eligible += sz;
 				if (MMT_FEED_ELIGIBLE && n->bw)
 					out->eligible_own += mmt_bytes_on_node(
 						r->ar.start, r->ar.end, n->nid);
 			}
-			b = mmt_heat_bucket(mmt_region_mvsum(n->ctx, r, max_nr),
-					    max_nr, aggr_us);
+			b = mmt_heat_bucket(min(mmt_region_accesses(n->ctx, r),
+						max_nr), max_nr, aggr_us);
 			out->heat[b] += sz;
 			if (mmt_region_idle(b, r->age, aggr_us))
 				out->idle += sz;
@@ -290,7 +264,9 @@ static void mmt_feed_goals(struct mmt_node *n, struct damos *s, int idx,
 
 /*
  * While memory goes offline (mmt_offline_hold()), a lower node's schemes
- * promote at most a page per quota interval; then they get their quota
+ * promote at most a page per quota interval, from the next quota reset
+ * (DAMON derives the effective size from quota.sz there, at most
+ * MMT_QUOTA_INTERVAL_MS later); then they get their quota
  * back: the controller's knob when it sets this scheme's (@knob_sz), else
  * the one they had.  Stat lock held.
  */
@@ -303,8 +279,6 @@ static void mmt_hold_promotion(const struct mmt_node *n, struct damos *s,
 			ss->held_sz = s->quota.sz;
 		}
 		s->quota.sz = PAGE_SIZE;
-		/* at once, not from the next quota reset */
-		s->quota.esz = min(s->quota.esz, PAGE_SIZE);
 	} else if (ss->held) {
 		ss->held = false;
 		if (!knob_sz)

@@ -84,8 +84,7 @@ struct mmt_node {
 	 * sample), in ns: written by the kdamond alone, read unlocked
 	 */
 	u64 hook_ns;
-	/* the kdamond's own interval tuning (MMT_TUNE_INTERVALS); kdamond */
-	unsigned long tune_seen;
+	/* aggregations since the module last tuned the intervals; kdamond */
 	unsigned int tune_aggrs;
 	/*
 	 * a commit handed to the kdamond, whether the kdamond is applying it

@@ -80,8 +80,9 @@ else
 	echo "  FAIL dkms_skips_old no bookworm linux-headers package could be downloaded through the host's apt"
 fi
 
-# the compile probes: Debian's 6.12 lacks damon_call(), the node goals and
-# the TEMPORAL goal tuner, 7.3 has them
+# the compile probes: Debian's 6.12 lacks damon_call(), the node goals,
+# the TEMPORAL goal tuner and damon_nr_accesses_mvsum(), 7.3 has them; 6.12
+# keeps the moving sum in the region (nr_accesses_bp), 7.3 no longer
 probe() {
 	in_root sh -c "rm -rf /var/tmp/mmt-probe && cp -r /usr/src/mm-tiering-*/conftest \
 		/var/tmp/mmt-probe && sh /var/tmp/mmt-probe/conftest.sh \
@@ -91,10 +92,13 @@ probe() {
 old=$(probe "$kver") new=$(probe "$MMT_KVER")
 has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
 ok=y
-for f in DAMON_CALL NODE_MEM_GOALS NODE_ELIGIBLE_GOAL GOAL_TUNER INTERVALS_GOAL; do
+for f in DAMON_CALL NODE_MEM_GOALS NODE_ELIGIBLE_GOAL GOAL_TUNER INTERVALS_GOAL \
+	 DAMON_NR_ACCESSES_MVSUM; do
 	! has "$old" MMT_HAVE_$f && has "$new" MMT_HAVE_$f || ok=
 done
 has "$old" MMT_HAVE_KZALLOC_OBJ || ok=
+has "$old" MMT_HAVE_REGION_NR_ACCESSES_BP &&
+	! has "$new" MMT_HAVE_REGION_NR_ACCESSES_BP || ok=
 [ -n "$ok" ] && r=PASS || r=FAIL
 echo "  $r conftest_tells_kernels_apart $kver: ${old:-none}; $MMT_KVER: ${new:-none}"
 
