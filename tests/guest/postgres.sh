@@ -75,7 +75,21 @@ time.sleep(1e6)' $((free - FREE_MB)) > /tmp/filler.log &
 
 # bench NAME: pgbench for PG_SECS; where the buffers are 10 s in and 15 s
 # before the end (/tmp/NAME.start, /tmp/NAME.end), its output /tmp/NAME.log
+# vmdelta FILE: what reclaim, faults and migration did since FILE's
+# /proc/vmstat (a slow run says whether the page cache was reclaimed)
+vmdelta() {
+	awk 'NR == FNR { a[$1] = $2; next }
+	     $1 ~ /^(pgmigrate_success|pgpromote_success|pgdemote_(kswapd|direct)|pgscan_(kswapd|direct)|pgsteal_(kswapd|direct)|workingset_refault_file|pgmajfault|allocstall_(dma32|normal|movable)|compact_stall)$/ {
+		printf "%s %d ", $1, $2 - a[$1] }' "$1" /proc/vmstat
+}
+# kd_ms: the kdamonds' time on a CPU so far, ms (schedstat; 0 without any)
+kd_ms() {
+	for k in $(pgrep -x 'kdamond\..*'); do cat /proc/$k/schedstat; done |
+		awk '{ s += $1 } END { printf "%d", s / 1e6 }'
+}
 bench() {
+	cp /proc/vmstat /tmp/$1.vmstat
+	kd0=$(kd_ms)
 	runuser -u postgres -- $PGBIN/pgbench -n -c 4 -j 2 -T "$PG_SECS" -P 30 \
 		-f /mmt/pgzipf.sql > /tmp/$1.log 2>&1 &
 	pgb=$!
@@ -84,6 +98,7 @@ bench() {
 	sleep $((PG_SECS - 25))
 	place > /tmp/$1.end
 	info "$1, $((PG_SECS - 15)) s in: $(node_mem)"
+	info "$1, /proc/vmstat since the start: $(vmdelta /tmp/$1.vmstat); kdamonds on a CPU: $(($(kd_ms) - kd0)) ms"
 	wait $pgb
 	rc=$?
 	grep -E '^(progress|tps|number of (transactions|failed))' /tmp/$1.log |
