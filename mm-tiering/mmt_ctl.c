@@ -372,9 +372,9 @@ u64 mmt_heat_sum(const u64 *heat, unsigned int from, unsigned int to)
  * accessed in one sample displaced node0 regions of it unseen for 10 s,
  * and most of the pages the controller moved twice were the cold set's.
  * At 30 s those were 13-20 % of the static recipe's (30-55 % at 10 s), but
- * in one evening's bench (Documentation/bench-results.md, build/b38 and
- * b39) node0 served 2.0-2.6 points less of zipf, zipf80 and tail at 30 s,
- * for 3-34 % fewer bytes.  Hits come before bytes: 10 s.
+ * on the bench (Documentation/bench.rst) node0 served 2.0-2.6 points less
+ * of zipf, zipf80 and tail at 30 s, for 3-34 % fewer bytes.  Hits come
+ * before bytes: 10 s.
  *
  * Return: true when idle.
  */

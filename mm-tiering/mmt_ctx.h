@@ -31,8 +31,8 @@ struct mmt_cfg {
  * since the page's accessed bit was last cleared) shrinks.  Promotion walks
  * fast: a page young within a short window is hot.  Demotion walks slower:
  * a page idle for a longer window is cold, and warm pages are not swapped
- * for warm ones.  Measured on bench's zipf and tail (7.3.4, TCG):
- * Documentation/bench-results.md.
+ * for warm ones.  Chosen on the bench's zipf and tail
+ * (Documentation/bench.rst).
  */
 #define MMT_FAIL_CHARGE_PROMOTE	32
 #define MMT_FAIL_CHARGE_DEMOTE	8

@@ -14,7 +14,7 @@
  * indirect call into such a function raises #CP and oopses on IBT hardware.
  * static_call_update() patches each call site into a direct CALL, which IBT
  * does not check.  Only this file touches symbol addresses; the rest of the
- * module uses mmt_call(fn)(...).  See Documentation/damon-symbols.rst.
+ * module uses mmt_call(fn)(...).  See Documentation/design.rst.
  */
 #define pr_fmt(fmt) "mm_tiering: " fmt
 

@@ -5,7 +5,7 @@
  * mm/damon exports no symbols to modules.  mmt_damon_resolve() finds each
  * function below at load time and points a static call at it; the rest of
  * the module calls DAMON only through mmt_call(name)(args...), which the
- * kernel patches into a direct call.  See Documentation/damon-symbols.rst.
+ * kernel patches into a direct call.  See Documentation/design.rst.
  */
 #ifndef _MMT_DAMON_H
 #define _MMT_DAMON_H

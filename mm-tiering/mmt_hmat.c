@@ -8,8 +8,8 @@
  * (MB/s, from the nearest initiator).  mmt_hmat_refresh() reads them there
  * into a cache once, from module_init(), where no lock is held.  Never from
  * a parameter handler: under mmt_lock a sysfs read closes a cycle that
- * lockdep reports (the stress suite's bandwidth_hmat_commit on the module
- * at 69fedeb, which read it from commit_inputs): mmt_lock -> the seq_file
+ * lockdep reports (the stress suite's bandwidth_hmat_commit, when it was
+ * read from commit_inputs): mmt_lock -> the seq_file
  * lock of read_bandwidth, while a read of a parameter (enabled) holds a
  * seq_file lock, then kernfs's of->mutex, the module's param_lock, and
  * takes mmt_lock.  Nor from the memory-hotplug work: tried, every read

@@ -4,7 +4,7 @@
  *
  * The module reads and writes DAMON's structures at the offsets of the
  * headers it was compiled against and calls DAMON functions found by name
- * at load time (Documentation/damon-symbols.rst).  None of that is covered
+ * at load time (Documentation/design.rst).  None of that is covered
  * by modversions, and the vermagic check compares only the release
  * (`uname -r`), which a distribution keeps across revisions that may change
  * DAMON (a stable fix that adds a field to struct damos).  The kernel's

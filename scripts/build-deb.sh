@@ -20,7 +20,7 @@ out=${MMT_DEB_OUT:-$MMT_TOP/build/deb}
 rm -rf "$MMT_ROOT$work" && mkdir -p "$src/Documentation"
 cp -r "$MMT_TOP"/{dkms.conf,Kbuild,Makefile,LICENSE,README.md,mm-tiering,conftest,service,debian} \
 	"$src/"
-cp "$MMT_TOP"/Documentation/{admin-guide,damon-symbols}.rst "$src/Documentation/"
+cp "$MMT_TOP"/Documentation/{admin-guide,design}.rst "$src/Documentation/"
 rm -f "$src"/mm-tiering/*.o "$src"/mm-tiering/.*.cmd "$src/mm-tiering/mmt_config.h" \
 	"$src"/conftest/*.o "$src/conftest/conftest.log"
 rev=$(git -C "$MMT_TOP" describe --always --dirty 2>/dev/null || echo unknown)

@@ -55,7 +55,7 @@ fi
 # after it), the module, enabled all along, promoted the hot set while the
 # cold set was being touched, node0 ran out under the cold set's MPOL_BIND
 # and the OOM killer took tierload (1 run in 2 once the backed-off lower
-# node sampled every 100 ms, 27d7fb9; its wake is that much faster).
+# node sampled every 100 ms; its wake is that much faster).
 # Promotion outrunning a bound allocation is open in issue 14 (see
 # hotplug_new.sh); this scenario tests that the new memory is followed.
 SPARE_MB=${SPARE_MB:-100}

@@ -50,7 +50,7 @@ check three_nodes_tiered $? "rc=$rc; kdamonds: node0 $p0, node1 $p1, node2 $p2 (
 
 # each context monitors its node's online memory blocks, not its span:
 # node1's span holds the PCI hole and all of node2's DIMM (the negative
-# control: what a span-based context, as before 748734c, monitored)
+# control: what a context built on the span would monitor)
 r1=$(dmesg | sed -n 's/.*mm_tiering: node 1: monitoring//p' | tail -1)
 r2=$(dmesg | sed -n 's/.*mm_tiering: node 2: monitoring//p' | tail -1)
 w1=$(blocks_ranges 1) w2=$(blocks_ranges 2) sp1=$(node_span 1)

@@ -5,11 +5,11 @@
 # - status: every node's line makes more than a page (4096 bytes) here.
 #   The parameter gets one page: it must end with a line that says it was
 #   cut (every node is in debugfs), never a line cut in the middle or a node
-#   silently missing (before 1d84331: cut at the page, no debugfs file).
+#   silently missing (cut at the page, with no debugfs file).
 # - commit_inputs hands every kdamond its context at once, so a commit waits
-#   about one sampling interval in all, not one per node in series (before
-#   2e24560: 24 idle nodes made one commit wait a sampling interval per
-#   node, under the parameter lock).
+#   about one sampling interval in all, not one per node in series (24
+#   idle nodes would make one commit wait a sampling interval per node,
+#   under the parameter lock).
 # Then a hot set first touched on the farthest node (23) is promoted to
 # node0, bytes verified.
 . /mmt/lib.sh

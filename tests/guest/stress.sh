@@ -230,7 +230,7 @@ echo bandwidth > $P/mode && echo 9849 > $P/upper_share_bp &&
 check bandwidth_commits $? "capacity -> bandwidth 9849 -> 7000 -> capacity under load: $(head -1 $P/status | cut -c1-100)"
 # bandwidth mode with the shares from HMAT, committed online: the read
 # bandwidths come from the cache module_init() filled, not from sysfs under
-# mmt_lock (which lockdep reported on the module at 69fedeb: possible
+# mmt_lock (which lockdep reported when it was read there: possible
 # circular locking, mmt_lock -> the seq_file lock of read_bandwidth, against
 # a read of enabled: seq_file lock -> of->mutex -> param_lock -> mmt_lock)
 echo bandwidth > $P/mode && echo 0 > $P/upper_share_bp &&

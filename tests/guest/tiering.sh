@@ -62,8 +62,8 @@ check hot_promoted $? "$(cat /tmp/r1)"
 #    this node), and the per-CPU free lists drained into MemFree later hold
 #    up to about 20 MiB more on this 2-CPU guest.  Demoting the whole cold
 #    set, the failure this catches, would leave over 6000 bp free.
-#    Measured up to 627 bp over on 7.3.4 and 917 on 6.12 (cold run of
-#    ca24604: node0 free 1063 bp, goal 146 bp): demotion ran ahead of
+#    Measured up to 627 bp over on 7.3.4 and 917 on 6.12 (one cold run:
+#    node0 free 1063 bp, goal 146 bp): demotion ran ahead of
 #    promotion and demoted 307 MiB where 300 MiB promoted into 91 MiB free
 #    needed about 225, and node0's free memory then grew by 21 MiB with no
 #    page moving (per-CPU lists, kernel frees).  How close demotion stops to
