@@ -43,6 +43,12 @@ step "provision (cache: $MMT_CACHE)"
 step "build mm-tiering-dkms, install it with apt (DKMS builds against linux-headers-$MMT_KVER)"
 "$MMT_TOP/scripts/build-dkms.sh" || die_setup "the DKMS build"
 "$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd.gz" || die_setup initramfs
+step "the documents against the module and the Makefile (scripts/docs-check.sh)"
+"$MMT_TOP/scripts/docs-check.sh" \
+	"${MMT_STAGE:-$MMT_CACHE/stage-$MMT_KVER}/lib/modules/$MMT_KVER/updates/dkms/mm_tiering.ko" |
+	tee "$out/docs-check.out"
+passed=$((passed + $(grep -c '^  PASS ' "$out/docs-check.out")))
+failed=$((failed + $(grep -c '^  FAIL ' "$out/docs-check.out")))
 # KUnit's UML kernel builds in the background from here (its results are
 # reported last): kernel-reach is mostly downloads and dpkg, and the first
 # scenarios have wide margins, so its 5 minutes of compiling cost little
