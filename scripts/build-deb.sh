@@ -3,34 +3,41 @@
 #
 # Build the mm-tiering-dkms package with dh-dkms inside the trixie root:
 # stage only what the package ships (the module's sources, dkms.conf, its
-# docs, debian/), write debian/changelog from dkms.conf's PACKAGE_VERSION
-# (the one place the version lives), dpkg-buildpackage -b.  Prints the .deb's
-# path, left in $MMT_DEB_OUT (default $MMT_TOP/build/deb).
+# docs, debian/), dpkg-buildpackage -b.  The version is scripts/version.sh's:
+# debian/changelog's release, or a snapshot of it (then the staged copy's
+# changelog gets the snapshot's entry on top, and its dkms.conf and
+# mm-tiering-status the snapshot's version).  Prints the .deb's path, left
+# in $MMT_DEB_OUT (default $MMT_TOP/build/deb).
 set -euo pipefail
 
 . "$(dirname "$0")/env.sh"
 "$MMT_TOP/scripts/provision.sh" debtools >&2
 
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$MMT_TOP/dkms.conf")
+ver=$("$MMT_TOP/scripts/version.sh")
 in_root() { "$MMT_TOP/scripts/provision.sh" in-root "$@"; }
 work=/var/tmp/mmt-deb
 src=$MMT_ROOT$work/mm-tiering-$ver
 out=${MMT_DEB_OUT:-$MMT_TOP/build/deb}
 
 rm -rf "$MMT_ROOT$work" && mkdir -p "$src/Documentation"
-cp -r "$MMT_TOP"/{dkms.conf,Kbuild,Makefile,LICENSE,README.md,mm-tiering,conftest,service,debian} \
+cp -r "$MMT_TOP"/{dkms.conf,Kbuild,Makefile,LICENSE,README.md,NEWS,mm-tiering,conftest,service,debian} \
 	"$src/"
 cp "$MMT_TOP"/Documentation/{admin-guide,design}.rst "$src/Documentation/"
 rm -f "$src"/mm-tiering/*.o "$src"/mm-tiering/.*.cmd "$src/mm-tiering/mmt_config.h" \
 	"$src"/conftest/*.o "$src/conftest/conftest.log"
-rev=$(git -C "$MMT_TOP" describe --always --dirty 2>/dev/null || echo unknown)
-cat >"$src/debian/changelog" <<EOC
-mm-tiering ($ver) unstable; urgency=medium
+if [ "$ver" != "$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$src/dkms.conf")" ]; then
+	sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$ver\"/" "$src/dkms.conf"
+	sed -i "s/^VERSION = .*/VERSION = \"$ver\"/" "$src/service/mm-tiering-status"
+	{ cat <<EOC
+mm-tiering ($ver) UNRELEASED; urgency=medium
 
-  * Built from the mm-tiering repository at $rev.
+  * A build of the tree at ${ver#*+git}, after release ${ver%%+*}.
 
  -- mm-tiering developers <mm-tiering@users.noreply.invalid>  $(date -R)
+
 EOC
+	  cat "$MMT_TOP/debian/changelog"; } >"$src/debian/changelog"
+fi
 # -d: build-essential (g++ and all) is implied by Debian policy but not
 # needed by an arch-all source package; provision.sh installed the rest
 in_root sh -c "cd $work/mm-tiering-$ver && dpkg-buildpackage -us -uc -b -d" \

@@ -11,7 +11,7 @@ set -euo pipefail
 . "$(dirname "$0")/env.sh"
 "$MMT_TOP/scripts/provision.sh" root
 
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$MMT_TOP/dkms.conf")
+ver=$("$MMT_TOP/scripts/version.sh")
 stage=${MMT_STAGE:-$MMT_CACHE/stage-$MMT_KVER}
 in_root() { "$MMT_TOP/scripts/provision.sh" in-root "$@"; }
 log=$MMT_CACHE/dkms-build-$MMT_KVER.log

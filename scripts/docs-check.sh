@@ -11,6 +11,8 @@
 #                        runs the one that tests
 #   docs_no_commit_ids   no commit hash in README, Documentation/*.rst or
 #                        the sources
+#   docs_version_agrees  debian/changelog's release is dkms.conf's, NEWS's
+#                        newest and mm-tiering-status's
 #   docs-check.sh KO     (KO: the built mm_tiering.ko)
 # Prints "  PASS name ..." / "  FAIL name ..." lines, as kernel-reach.sh does.
 set -uo pipefail
@@ -74,3 +76,12 @@ ids=$(cd "$top" && git grep -nIE '(^|[^0-9a-zA-Z_x/.-])[0-9a-f]{7,40}([^0-9a-zA-
 	done | sort -u | head -5 | tr '\n' ' ')
 ok=y; [ -z "$ids" ] || ok=
 result docs_no_commit_ids "$ok" "${ids:+found: $ids}"
+
+# one release: the changelog's, in dkms.conf, NEWS and the status tool
+rel=$(sed -n '1s/^mm-tiering (\([^)]*\)).*/\1/p' "$top/debian/changelog")
+dk=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
+news=$(grep -m1 -xE '[0-9]+\.[0-9]+\.[0-9]+' "$top/NEWS")
+tool=$(sed -n 's/^VERSION = "\(.*\)"/\1/p' "$top/service/mm-tiering-status")
+ok=y
+[ -n "$rel" ] && [ "$dk" = "$rel" ] && [ "$news" = "$rel" ] && [ "$tool" = "$rel" ] || ok=
+result docs_version_agrees "$ok" "debian/changelog ${rel:-?}, dkms.conf ${dk:-?}, NEWS ${news:-?}, mm-tiering-status ${tool:-?}"

@@ -34,8 +34,8 @@ hot_share() {
 
 case $boot in
 1)
-	# 14: the last, service_record_plot, is the host's (check.sh)
-	plan 14
+	# 15: the last, service_record_plot, is the host's (check.sh)
+	plan 15
 	en=$(systemctl is-enabled mm-tiering.service 2>&1)
 	[ "$en" = disabled ] && [ "$(loaded)" = 0 ] && [ "$(stat_on)" = Y ]
 	check service_shipped_disabled $? "is-enabled: $en; mm_tiering loaded: $(loaded); damon_stat=$(stat_on)"
@@ -102,6 +102,12 @@ print(" ".join("%s:%s:%s" % (k, n[k]["tier"], n[k]["target"]) for k in sorted(n)
       "step_ns" if n["0"]["controller"].get("step_ns", 0) > 0 else "no-step_ns")' 2>&1)
 	[ "$got" = "$want" ]
 	check status_tool_json $? "mm-tiering-status --json: $got (status and kdamond_pids: $want)"
+	# one version: the package's, the module's MODULE_VERSION, the tool's
+	v_pkg=$(dpkg-query -W -f='${Version}' mm-tiering-dkms 2>&1)
+	v_mod=$(cat /sys/module/mm_tiering/version 2>&1)
+	v_tool=$(mm-tiering-status --version 2>&1 | cut -d' ' -f2)
+	[ -n "$v_pkg" ] && [ "$v_mod" = "$v_pkg" ] && [ "$v_tool" = "$v_pkg" ]
+	check versions_agree $? "package $v_pkg, module $v_mod, mm-tiering-status $v_tool"
 	awk -F, -v b0="$b0" -v b1="$b1" 'NR == 1 { for (i = 1; i <= NF; i++) {
 			if ($i == "node1_bytes_promoted") c = i
 			if ($i == "node1_promoted_per_s") r = i } next }
