@@ -369,6 +369,7 @@ struct topo_case {
 	const char *want_tier;		/* per node: 'u' upper, 'l' lower, '-' */
 	int nr_upper, nr_lower;
 	bool by_adist;
+	const char *picks;		/* per node: 'a', 'u', 'l', 's'; NULL: auto */
 };
 
 static const u8 two_socket[8][8] = {
@@ -408,6 +409,7 @@ static const int a_partial[] = { 576, 0 };
 /* ids beyond any fixed table: Debian's MAX_NUMNODES is 1024 */
 static const int i_high[] = { 0, 70, 1023 };
 static const int t_high[] = { 70, 0, 0 };
+static const int t_skip[] = { 1, 0, -1 };
 
 static const struct topo_case topo_cases[] = {
 	{ "DRAM + CXL", 2, "cm", NULL, NULL, NULL, 0,
@@ -434,6 +436,16 @@ static const struct topo_case topo_cases[] = {
 	  a_partial, 0, t_two, "ul", 1, 1, false },
 	{ "node ids 0, 70 and 1023", 3, "cmm", i_high, NULL, NULL, 0,
 	  t_high, "ull", 1, 2, false },
+	{ "named upper: a CPU-less HBM node", 3, "cmm", NULL, NULL, NULL, 0,
+	  t_fast_cxl, "uul", 2, 1, false, "uul" },
+	{ "a CXL node left alone", 3, "cmm", NULL, NULL, NULL, 0,
+	  t_skip, "uln", 1, 1, false, "aas" },
+	{ "every node named lower", 2, "cm", NULL, NULL, NULL, -EINVAL,
+	  NULL, NULL, 0, 2, false, "ll" },
+	{ "named tiers over HMAT's", 2, "cm", NULL, NULL, a_hmat, 0,
+	  t_two, "lu", 1, 1, true, "lu" },
+	{ "only CPU-less nodes left: nothing to promote into", 2, "cm", NULL,
+	  NULL, NULL, -EINVAL, NULL, NULL, 0, 1, false, "sa" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(topo, topo_cases, desc);
@@ -458,6 +470,10 @@ static void mmt_plan_tiers_test(struct kunit *test)
 		topo->nid[slot[a]] = c->ids ? c->ids[a] : a;
 		topo->has_cpu[slot[a]] = c->cpus[a] == 'c';
 		topo->adist[slot[a]] = c->adist ? c->adist[a] : 0;
+		topo->pick[slot[a]] = !c->picks ? MMT_PICK_AUTO :
+			c->picks[a] == 'u' ? MMT_PICK_UPPER :
+			c->picks[a] == 'l' ? MMT_PICK_LOWER :
+			c->picks[a] == 's' ? MMT_PICK_SKIP : MMT_PICK_AUTO;
 	}
 	for (a = 0; a < c->nr; a++)
 		for (b = 0; b < c->nr; b++)
@@ -483,8 +499,36 @@ static void mmt_plan_tiers_test(struct kunit *test)
 				    "node %d", nid);
 		KUNIT_EXPECT_EQ_MSG(test, plan->tier[i],
 				    c->want_tier[a] == 'u' ? MMT_TIER_UPPER :
-				    MMT_TIER_LOWER, "node %d", nid);
+				    c->want_tier[a] == 'l' ? MMT_TIER_LOWER :
+				    MMT_TIER_NONE, "node %d", nid);
 	}
+}
+
+/* the admin's lists, node by node: a list that names nodes is its tier */
+static void mmt_pick_of_test(struct kunit *test)
+{
+	/* no list: the machine decides */
+	KUNIT_EXPECT_EQ(test, mmt_pick_of(false, false, false, false, false),
+			MMT_PICK_AUTO);
+	/* skip_nodes alone leaves the others to the machine */
+	KUNIT_EXPECT_EQ(test, mmt_pick_of(false, false, true, false, false),
+			MMT_PICK_SKIP);
+	/* upper_nodes=0: node 0 upper, every other memory node lower */
+	KUNIT_EXPECT_EQ(test, mmt_pick_of(true, false, false, true, false),
+			MMT_PICK_UPPER);
+	KUNIT_EXPECT_EQ(test, mmt_pick_of(false, false, false, true, false),
+			MMT_PICK_LOWER);
+	/* lower_nodes=2: node 2 lower, the others upper */
+	KUNIT_EXPECT_EQ(test, mmt_pick_of(false, true, false, false, true),
+			MMT_PICK_LOWER);
+	KUNIT_EXPECT_EQ(test, mmt_pick_of(false, false, false, false, true),
+			MMT_PICK_UPPER);
+	/* both lists: a node in neither is left alone */
+	KUNIT_EXPECT_EQ(test, mmt_pick_of(false, false, false, true, true),
+			MMT_PICK_SKIP);
+	/* skip_nodes wins over the rule of the other lists */
+	KUNIT_EXPECT_EQ(test, mmt_pick_of(false, false, true, true, false),
+			MMT_PICK_SKIP);
 }
 
 /* more memory nodes than the planner takes, or none: refused */
@@ -541,6 +585,7 @@ static struct kunit_suite mmt_params_suite = {
 static struct kunit_case mmt_topo_cases[] = {
 	KUNIT_CASE_PARAM(mmt_plan_tiers_test, topo_gen_params),
 	KUNIT_CASE(mmt_plan_tiers_bounds_test),
+	KUNIT_CASE(mmt_pick_of_test),
 	{}
 };
 

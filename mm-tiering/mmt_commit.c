@@ -269,7 +269,7 @@ static int mmt_commit_inputs_store(const char *val,
 				   const struct kernel_param *kp)
 {
 	struct mmt_cfg cfg;
-	bool req = true;
+	bool req = true, replan;
 	int err;
 
 	if (val && kstrtobool(val, &req)) {
@@ -293,14 +293,26 @@ static int mmt_commit_inputs_store(const char *val,
 		return -ESRCH;
 	}
 	mmt_inputs(&cfg);
+	replan = !mmt_node_lists_equal(&cfg, &mmt_running_cfg);
+	/* new node lists: refused, nothing changed, unless they give tiers */
+	err = replan ? mmt_plan_check(&cfg, "commit_inputs") : 0;
+	if (err) {
+		mutex_unlock(&mmt_lock);
+		return err;
+	}
 	/* the loop restarts on the new inputs; its knobs go with it */
 	err = mmt_commit_cfg(&cfg);
+	/* then the nodes the lists move stop or start */
+	if (!err && replan)
+		err = mmt_replan();
 	if (!err) {
-		pr_info("commit_inputs: used_bp=%lu free_bp=%lu quota=%lu MiB/s controller=%c period=%lu ms mode=%s upper_share_bp=%lu\n",
+		pr_info("commit_inputs: used_bp=%lu free_bp=%lu quota=%lu MiB/s controller=%c period=%lu ms mode=%s upper_share_bp=%lu upper_nodes=%*pbl lower_nodes=%*pbl skip_nodes=%*pbl\n",
 			cfg.promote_target_used_bp, cfg.demote_target_free_bp,
 			cfg.quota_mb_per_s, cfg.controller ? 'Y' : 'N',
 			cfg.period_ms, cfg.bandwidth ? "bandwidth" : "capacity",
-			cfg.upper_share_bp);
+			cfg.upper_share_bp, nodemask_pr_args(&cfg.upper_nodes),
+			nodemask_pr_args(&cfg.lower_nodes),
+			nodemask_pr_args(&cfg.skip_nodes));
 	} else if (mmt_running()) {
 		pr_warn("commit_inputs: the running configuration is unchanged\n");
 	}

@@ -19,6 +19,10 @@ struct mmt_cfg {
 	unsigned long period_ms;
 	bool bandwidth;			/* mode=bandwidth */
 	unsigned long upper_share_bp;	/* 0: from HMAT */
+	/* the admin's tiers (mmt_pick_of()); empty: the machine decides */
+	nodemask_t upper_nodes;
+	nodemask_t lower_nodes;
+	nodemask_t skip_nodes;
 };
 
 /* Quota and apply period of every scheme, in milliseconds. */

@@ -440,19 +440,55 @@ static bool mmt_all_adist(const struct mmt_topo *topo, int *top)
 }
 
 /**
+ * mmt_pick_of() - what the admin's node lists make of one memory node.
+ * @in_upper:	the node is in upper_nodes
+ * @in_lower:	the node is in lower_nodes
+ * @in_skip:	the node is in skip_nodes
+ * @any_upper:	upper_nodes names any node
+ * @any_lower:	lower_nodes names any node
+ *
+ * A list that names nodes is the whole of its tier: with upper_nodes set,
+ * the other memory nodes are lower (or, with lower_nodes set too, left
+ * alone), and the other way round.  skip_nodes are always left alone.
+ * The lists must not overlap (the caller refuses that).
+ *
+ * Return: the node's pick.
+ */
+enum mmt_pick mmt_pick_of(bool in_upper, bool in_lower, bool in_skip,
+			  bool any_upper, bool any_lower)
+{
+	if (in_skip)
+		return MMT_PICK_SKIP;
+	if (in_upper)
+		return MMT_PICK_UPPER;
+	if (in_lower)
+		return MMT_PICK_LOWER;
+	if (any_upper && any_lower)
+		return MMT_PICK_SKIP;
+	if (any_upper)
+		return MMT_PICK_LOWER;
+	if (any_lower)
+		return MMT_PICK_UPPER;
+	return MMT_PICK_AUTO;
+}
+
+/**
  * mmt_plan_tiers() - split memory nodes into tiers and pick targets.
  *
  * When every memory node has an abstract distance (the kernel's memory
  * tiering, e.g. from HMAT), the upper tier is the top memory tier: the nodes
  * whose distance falls in the lowest 128-wide chunk, as memory tiers are
  * formed.  Otherwise the upper tier is the memory nodes with CPUs and the
- * lower tier those without.  Each lower node promotes to its nearest upper
- * node, each upper node demotes to its nearest lower node (by node distance,
- * ties to the lowest id).  Node ids are only carried: any id works.
+ * lower tier those without.  A node the admin named (@topo->pick) takes
+ * the named tier, or is left alone (MMT_TIER_NONE, no target).  Each lower
+ * node promotes to its nearest upper node, each upper node demotes to its
+ * nearest lower node (by node distance, ties to the lowest id).  Node ids
+ * are only carried: any id works.
  *
  * Return: 0, or -EINVAL when the upper tier is empty (no memory node has
- * CPUs) or @topo->nr is outside 1..MMT_MAX_NODES.  A plan without lower
- * nodes is valid: nr_lower is 0, targets -1.
+ * CPUs, or none is named or left upper) or @topo->nr is outside
+ * 1..MMT_MAX_NODES.  A plan without lower nodes is valid: nr_lower is 0,
+ * targets -1.
  */
 int mmt_plan_tiers(const struct mmt_topo *topo, struct mmt_plan *plan)
 {
@@ -469,9 +505,16 @@ int mmt_plan_tiers(const struct mmt_topo *topo, struct mmt_plan *plan)
 	for (i = 0; i < topo->nr; i++) {
 		plan->nid[i] = topo->nid[i];
 		plan->target[i] = -1;
-		upper = plan->by_adist ?
-			topo->adist[i] >> MMT_ADIST_CHUNK_BITS == top :
-			topo->has_cpu[i];
+		if (topo->pick[i] == MMT_PICK_SKIP) {
+			plan->tier[i] = MMT_TIER_NONE;
+			continue;
+		}
+		if (topo->pick[i] != MMT_PICK_AUTO)
+			upper = topo->pick[i] == MMT_PICK_UPPER;
+		else if (plan->by_adist)
+			upper = topo->adist[i] >> MMT_ADIST_CHUNK_BITS == top;
+		else
+			upper = topo->has_cpu[i];
 		plan->tier[i] = upper ? MMT_TIER_UPPER : MMT_TIER_LOWER;
 		if (upper)
 			plan->nr_upper++;
@@ -483,9 +526,10 @@ int mmt_plan_tiers(const struct mmt_topo *topo, struct mmt_plan *plan)
 	if (!plan->nr_lower)
 		return 0;
 	for (i = 0; i < topo->nr; i++)
-		plan->target[i] = mmt_nearest(topo, plan, i,
-					      plan->tier[i] == MMT_TIER_UPPER ?
-					      MMT_TIER_LOWER : MMT_TIER_UPPER);
+		if (plan->tier[i] != MMT_TIER_NONE)
+			plan->target[i] = mmt_nearest(topo, plan, i,
+					plan->tier[i] == MMT_TIER_UPPER ?
+					MMT_TIER_LOWER : MMT_TIER_UPPER);
 	return 0;
 }
 

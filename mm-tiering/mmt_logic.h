@@ -94,10 +94,24 @@ int mmt_check_period_ms(unsigned long ms);
 int mmt_check_share_bp(unsigned long bp);
 
 enum mmt_tier {
-	MMT_TIER_NONE,		/* not a memory node */
+	MMT_TIER_NONE,		/* not a memory node, or left alone */
 	MMT_TIER_UPPER,		/* DRAM-like: top memory tier, or has CPUs */
 	MMT_TIER_LOWER,		/* CXL-like: lower tiers, or no CPUs */
 };
+
+/*
+ * What the admin named a memory node (upper_nodes, lower_nodes, skip_nodes):
+ * nothing (the machine decides), a tier, or left alone.
+ */
+enum mmt_pick {
+	MMT_PICK_AUTO,
+	MMT_PICK_UPPER,
+	MMT_PICK_LOWER,
+	MMT_PICK_SKIP,
+};
+
+enum mmt_pick mmt_pick_of(bool in_upper, bool in_lower, bool in_skip,
+			  bool any_upper, bool any_lower);
 
 /* Abstract distances per memory tier, as in <linux/memory-tiers.h>. */
 #define MMT_ADIST_CHUNK_BITS	7
@@ -109,6 +123,8 @@ enum mmt_tier {
  * @nid:	the node id of each slot, ascending
  * @has_cpu:	node has CPUs (N_CPU)
  * @adist:	abstract distance (memory tiering), 0 when unknown
+ * @pick:	what the admin named the node (mmt_pick_of()); MMT_PICK_AUTO
+ *		(0): the abstract distances or the CPUs decide
  * @dist:	node_distance() table, by slot
  */
 struct mmt_topo {
@@ -116,6 +132,7 @@ struct mmt_topo {
 	int nid[MMT_MAX_NODES];
 	bool has_cpu[MMT_MAX_NODES];
 	int adist[MMT_MAX_NODES];
+	enum mmt_pick pick[MMT_MAX_NODES];
 	u8 dist[MMT_MAX_NODES][MMT_MAX_NODES];
 };
 
@@ -123,7 +140,7 @@ struct mmt_topo {
  * struct mmt_plan - the tiering plan derived from a topology.
  * @nr:		memory nodes, as in the topology
  * @nid:	the node id of each slot, as in the topology
- * @tier:	tier of each slot
+ * @tier:	tier of each slot; MMT_TIER_NONE: left alone (skipped)
  * @target:	migration target of each slot, a node id: the promotion
  *		target of a lower node, the demotion target of an upper node,
  *		or -1

@@ -39,6 +39,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/sysfs.h>
 #include <linux/topology.h>
 
 #include "mmt_compat.h"
@@ -141,7 +142,7 @@ static void mmt_drop_nodes(int first)
  * are the ones they run with; stop and free the others.  mmt_lock held,
  * the loop stopped.  Return: how many are kept.
  */
-static int mmt_keep_planned(const struct mmt_plan *plan)
+static int mmt_keep_planned(const struct mmt_plan *plan, const char *why)
 {
 	int i, kept = 0;
 
@@ -154,8 +155,9 @@ static int mmt_keep_planned(const struct mmt_plan *plan)
 			mmt_nodes[kept++] = n;
 			continue;
 		}
-		pr_info("memory hotplug: node %d stops (it ran as %s tier to node %d)\n",
-			n->nid, n->tier == MMT_TIER_UPPER ? "upper" : "lower",
+		pr_info("%s: node %d stops (it ran as %s tier to node %d)\n",
+			why, n->nid,
+			n->tier == MMT_TIER_UPPER ? "upper" : "lower",
 			n->target);
 		mmt_call(damon_stop)(&n->ctx, 1);
 		mmt_free_node(n);
@@ -200,8 +202,17 @@ static bool mmt_node_has_cpus(int nid)
 	return false;
 }
 
-static int mmt_read_topology(struct mmt_plan *plan)
+/*
+ * The tiers of the memory nodes now, as @cfg's node lists name them
+ * (mmt_pick_of()) and the machine says for the others.  @quiet: say
+ * nothing in the log (the plan parameter).  Return: 0, -EINVAL (no upper
+ * tier) or -ENOMEM.
+ */
+static int mmt_read_topology(struct mmt_plan *plan, const struct mmt_cfg *cfg,
+			     bool quiet)
 {
+	bool any_up = !nodes_empty(cfg->upper_nodes);
+	bool any_low = !nodes_empty(cfg->lower_nodes);
 	struct mmt_topo *topo;
 	int nid, i, j, err;
 
@@ -210,14 +221,19 @@ static int mmt_read_topology(struct mmt_plan *plan)
 		return -ENOMEM;
 	for_each_node_state(nid, N_MEMORY) {
 		if (topo->nr == MMT_MAX_NODES) {
-			pr_warn("node %d not tiered: at most %d memory nodes are\n",
-				nid, MMT_MAX_NODES);
+			if (!quiet)
+				pr_warn("node %d not tiered: at most %d memory nodes are\n",
+					nid, MMT_MAX_NODES);
 			continue;
 		}
 		i = topo->nr++;
 		topo->nid[i] = nid;
 		topo->has_cpu[i] = mmt_node_has_cpus(nid);
 		topo->adist[i] = mmt_node_adist(nid);
+		topo->pick[i] = mmt_pick_of(node_isset(nid, cfg->upper_nodes),
+					    node_isset(nid, cfg->lower_nodes),
+					    node_isset(nid, cfg->skip_nodes),
+					    any_up, any_low);
 	}
 	for (i = 0; i < topo->nr; i++)
 		for (j = 0; j < topo->nr; j++)
@@ -225,12 +241,17 @@ static int mmt_read_topology(struct mmt_plan *plan)
 							 topo->nid[j]);
 	err = mmt_plan_tiers(topo, plan);
 	kfree(topo);
+	if (quiet)
+		return err;
 	if (err)
-		pr_err("no memory node has CPUs: nothing to promote to\n");
+		pr_err("no upper tier: no memory node has CPUs, or the node lists name none: nothing to promote to\n");
 	else
-		pr_info("tiers from %s\n", plan->by_adist ?
+		pr_info("tiers from %s%s\n", plan->by_adist ?
 			"memory tiering abstract distances (top tier is upper)" :
-			"CPUs (nodes with CPUs are upper)");
+			"CPUs (nodes with CPUs are upper)",
+			any_up || any_low || !nodes_empty(cfg->skip_nodes) ?
+			", as upper_nodes, lower_nodes and skip_nodes name them" :
+			"");
 	return err;
 }
 
@@ -398,14 +419,22 @@ static int mmt_start(void)
 	struct mmt_cfg cfg;
 	int err, nr;
 
+	mmt_inputs(&cfg);
+	err = mmt_check_node_lists(&cfg, "enabled");
+	if (err)
+		return err;
 	plan = kzalloc_obj(*plan);
 	if (!plan)
 		return -ENOMEM;
-	err = mmt_read_topology(plan);
+	err = mmt_read_topology(plan, &cfg, false);
 	if (err)
 		goto out_plan;
 	if (!plan->nr_lower) {
-		pr_info("no CPU-less memory node: no lower tier, nothing started\n");
+		if (nodes_empty(cfg.upper_nodes) && nodes_empty(cfg.lower_nodes) &&
+		    nodes_empty(cfg.skip_nodes))
+			pr_info("no CPU-less memory node: no lower tier, nothing started\n");
+		else
+			pr_info("the node lists leave no lower tier among the memory nodes: nothing started\n");
 		err = -ENODEV;
 		goto out_plan;
 	}
@@ -416,7 +445,6 @@ static int mmt_start(void)
 	ctxs = kcalloc(MMT_MAX_NODES, sizeof(*ctxs), GFP_KERNEL);
 	if (!mmt_nodes || !ctxs)
 		goto out_free;
-	mmt_inputs(&cfg);
 	err = mmt_build_nodes(plan, &cfg, ctxs, &nr);
 	if (err)
 		goto out_free;
@@ -493,10 +521,11 @@ static bool mmt_ranges_update(void)
  * if a kept node's ranges changed or in bandwidth mode (a lower node's
  * share depends on its siblings), every context is committed on the nodes'
  * memory now (mmt_commit.c).
+ * @why prefixes the log lines (memory hotplug, commit_inputs).
  * Return: 0, -ENODEV when no lower tier is left, or an error after which
  * the caller starts again from nothing.  mmt_lock held.
  */
-static int mmt_retier(void)
+static int mmt_retier(const char *why)
 {
 	struct damon_ctx **ctxs = NULL;
 	int kept, nr = 0, err;
@@ -505,7 +534,7 @@ static int mmt_retier(void)
 	plan = kzalloc_obj(*plan);
 	if (!plan)
 		return -ENOMEM;
-	err = mmt_read_topology(plan);
+	err = mmt_read_topology(plan, &mmt_running_cfg, false);
 	if (!err && !plan->nr_lower)
 		err = -ENODEV;
 	if (!err) {
@@ -516,7 +545,7 @@ static int mmt_retier(void)
 	if (err)
 		goto out;
 	mmt_loop_stop();
-	kept = mmt_keep_planned(plan);
+	kept = mmt_keep_planned(plan, why);
 	err = mmt_build_nodes(plan, &mmt_running_cfg, ctxs, &nr);
 	if (!err && nr)
 		err = mmt_start_nodes(ctxs, nr, kept);
@@ -529,15 +558,14 @@ static int mmt_retier(void)
 		 * bandwidth, came after the load: the others go on, and the
 		 * next memory event tries again (mmt_mem_nodes kept)
 		 */
-		pr_warn("memory hotplug: the new nodes not started (%d); %d node(s) keep running\n",
-			err, kept);
+		pr_warn("%s: the new nodes not started (%d); %d node(s) keep running\n",
+			why, err, kept);
 		if (mmt_running_cfg.controller && mmt_loop_start())
 			pr_err("cannot restart the controller\n");
 		err = 0;
 		goto out;
 	}
-	pr_info("memory hotplug: %d node(s) kept running, %d started\n",
-		kept, nr);
+	pr_info("%s: %d node(s) kept running, %d started\n", why, kept, nr);
 	mmt_mem_nodes = node_states[N_MEMORY];
 	/* the loop restarts in the commit, or here, over every node */
 	if (mmt_ranges_update() || mmt_running_cfg.bandwidth)
@@ -549,6 +577,98 @@ out:
 	kfree(plan);
 	return err;
 }
+
+/**
+ * mmt_plan_check() - whether @cfg's node lists give tiers on this machine.
+ * @cfg:	the inputs about to apply
+ * @who:	what asks, for the log
+ *
+ * Return: 0, or -EINVAL (the lists overlap, or leave no upper or no lower
+ * tier among the memory nodes now), said in the log; -ENOMEM.
+ */
+int mmt_plan_check(const struct mmt_cfg *cfg, const char *who)
+{
+	struct mmt_plan *plan;
+	int err;
+
+	err = mmt_check_node_lists(cfg, who);
+	if (err)
+		return err;
+	plan = kzalloc_obj(*plan);
+	if (!plan)
+		return -ENOMEM;
+	err = mmt_read_topology(plan, cfg, true);
+	if (err != -ENOMEM && (err || !plan->nr_lower)) {
+		pr_warn("%s: the node lists leave no %s tier among memory nodes %*pbl: refused\n",
+			who, err ? "upper" : "lower",
+			nodemask_pr_args(&node_states[N_MEMORY]));
+		err = -EINVAL;
+	}
+	kfree(plan);
+	return err;
+}
+
+/*
+ * commit_inputs changed the node lists, now in mmt_running_cfg: the nodes
+ * whose place is unchanged keep running, the others stop or start
+ * (mmt_retier()); on a failure every node starts again on the lists, as
+ * after a memory event.  mmt_lock held.
+ */
+int mmt_replan(void)
+{
+	int err = mmt_retier("commit_inputs");
+
+	if (err) {
+		pr_warn("commit_inputs: re-planning failed (%d): starting every node again\n",
+			err);
+		mmt_teardown();
+		err = mmt_start();
+	}
+	return err;
+}
+
+/*
+ * The plan parameter: the tiers the input parameters give on this machine
+ * now, one line per memory node (what an enable or a commit would run).
+ */
+static int mmt_plan_show(char *buf, const struct kernel_param *kp)
+{
+	static const char * const tiers[] = {
+		[MMT_TIER_NONE] = "none",
+		[MMT_TIER_UPPER] = "upper",
+		[MMT_TIER_LOWER] = "lower",
+	};
+	struct mmt_plan *plan;
+	struct mmt_cfg cfg;
+	int i, len, err;
+
+	mmt_inputs(&cfg);
+	if (mmt_check_node_lists(&cfg, NULL))
+		return sysfs_emit(buf, "invalid: a node is in two of upper_nodes, lower_nodes and skip_nodes\n");
+	plan = kzalloc_obj(*plan);
+	if (!plan)
+		return -ENOMEM;
+	err = mmt_read_topology(plan, &cfg, true);
+	len = sysfs_emit(buf, "from=%s upper=%d lower=%d%s\n",
+			 plan->by_adist ? "memory_tiers" : "cpus",
+			 plan->nr_upper, plan->nr_lower,
+			 err ? " invalid: no upper tier" :
+			 !plan->nr_lower ? " idle: no lower tier" : "");
+	for (i = 0; i < plan->nr; i++)
+		len += sysfs_emit_at(buf, len, "node=%d tier=%s target=%d\n",
+				     plan->nid[i], tiers[plan->tier[i]],
+				     err ? -1 : plan->target[i]);
+	kfree(plan);
+	return len;
+}
+
+static const struct kernel_param_ops mmt_plan_ops = {
+	.get = mmt_plan_show,
+};
+
+module_param_cb(plan, &mmt_plan_ops, NULL, 0400);
+MODULE_PARM_DESC(plan,
+	"The tiers the inputs give on this machine now (read-only)");
 
 /*
  * Memory was onlined or offlined (mmt_hotplug.c, after the fact).  Asked
@@ -593,7 +713,7 @@ void mmt_topology_changed(void)
 		pr_info("memory hotplug: memory nodes %*pbl, were %*pbl\n",
 			nodemask_pr_args(&now),
 			nodemask_pr_args(&mmt_mem_nodes));
-		err = mmt_retier();
+		err = mmt_retier("memory hotplug");
 		if (err == -ENODEV) {
 			pr_info("memory hotplug: no CPU-less memory node left: stopped\n");
 			mmt_teardown();

@@ -15,6 +15,8 @@ bool mmt_running(void);
 void mmt_node_stopped(struct mmt_node *n, const char *why, int err);
 void mmt_log_ranges(const struct mmt_node *n, const char *pre,
 		    const char *what);
+int mmt_plan_check(const struct mmt_cfg *cfg, const char *who);
+int mmt_replan(void);
 /* memory hotplug: takes mmt_lock itself */
 void mmt_topology_changed(void);
 /* mmt_commit.c */

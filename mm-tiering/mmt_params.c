@@ -12,6 +12,7 @@
 
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/nodemask.h>
 #include <linux/string.h>
 
 #include "mmt_logic.h"
@@ -175,6 +176,91 @@ MMT_ULONG_PARAM(upper_share_bp, mmt_check_share_bp,
 	"0 (from HMAT) or basis points 151..9849",
 	"Bandwidth mode: upper node's share of hot memory in bp (0: HMAT)");
 
+/*
+ * The admin's tiers: node lists (as "0,2-3"; empty: none).  By default the
+ * machine decides (memory tiers' abstract distances, else CPUs); a list
+ * that names nodes is its whole tier (mmt_pick_of()), skip_nodes are left
+ * alone.  A write checks the list's form and ids; that the lists do not
+ * overlap is checked where they apply (enable, commit_inputs, plan), so
+ * that a node can be moved from one list to another in two writes.
+ */
+static nodemask_t upper_nodes, lower_nodes, skip_nodes;
+
+static int mmt_set_nodes(const char *val, const struct kernel_param *kp)
+{
+	nodemask_t *mask = kp->arg, m;
+	int err;
+
+	err = nodelist_parse(val, m);
+	if (!err && find_next_bit(nodes_addr(m), MAX_NUMNODES,
+				  nr_node_ids) < MAX_NUMNODES)
+		err = -ERANGE;
+	if (err) {
+		pr_warn("%s: invalid value '%.*s': need a node list such as 0,2-3 (ids below %u) or nothing; kept '%*pbl'\n",
+			kp->name, mmt_len(val), val, nr_node_ids,
+			nodemask_pr_args(mask));
+		return -EINVAL;
+	}
+	*mask = m;
+	return 0;
+}
+
+static int mmt_get_nodes(char *buf, const struct kernel_param *kp)
+{
+	return sprintf(buf, "%*pbl\n", nodemask_pr_args((nodemask_t *)kp->arg));
+}
+
+static const struct kernel_param_ops mmt_nodes_ops = {
+	.set = mmt_set_nodes,
+	.get = mmt_get_nodes,
+};
+
+module_param_cb(upper_nodes, &mmt_nodes_ops, &upper_nodes, 0600);
+MODULE_PARM_DESC(upper_nodes,
+	"Nodes of the upper tier, as 0,2-3 (default: memory tiers or CPUs decide)");
+module_param_cb(lower_nodes, &mmt_nodes_ops, &lower_nodes, 0600);
+MODULE_PARM_DESC(lower_nodes,
+	"Nodes of the lower tier, as 0,2-3 (default: memory tiers or CPUs decide)");
+module_param_cb(skip_nodes, &mmt_nodes_ops, &skip_nodes, 0600);
+MODULE_PARM_DESC(skip_nodes, "Memory nodes to leave alone, as 0,2-3 (default none)");
+
+/*
+ * Whether @cfg's node lists can apply: no node in two of them.  Says which
+ * nodes are named twice, for @who (enable, commit_inputs).  Return: 0 or
+ * -EINVAL.
+ */
+int mmt_check_node_lists(const struct mmt_cfg *cfg, const char *who)
+{
+	static const char * const names[] = {
+		"upper_nodes", "lower_nodes", "skip_nodes"
+	};
+	const nodemask_t *l[] = {
+		&cfg->upper_nodes, &cfg->lower_nodes, &cfg->skip_nodes
+	};
+	nodemask_t both;
+	int i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = i + 1; j < 3; j++) {
+			nodes_and(both, *l[i], *l[j]);
+			if (nodes_empty(both))
+				continue;
+			if (who)
+				pr_warn("%s: node(s) %*pbl both in %s and in %s: refused; a node is in one list at most\n",
+					who, nodemask_pr_args(&both),
+					names[i], names[j]);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+bool mmt_node_lists_equal(const struct mmt_cfg *a, const struct mmt_cfg *b)
+{
+	return nodes_equal(a->upper_nodes, b->upper_nodes) &&
+	       nodes_equal(a->lower_nodes, b->lower_nodes) &&
+	       nodes_equal(a->skip_nodes, b->skip_nodes);
+}
+
 /* The input parameters as they are now. */
 void mmt_inputs(struct mmt_cfg *cfg)
 {
@@ -185,5 +271,8 @@ void mmt_inputs(struct mmt_cfg *cfg)
 	cfg->period_ms = control_period_ms;
 	cfg->bandwidth = mode_bandwidth;
 	cfg->upper_share_bp = upper_share_bp;
+	cfg->upper_nodes = upper_nodes;
+	cfg->lower_nodes = lower_nodes;
+	cfg->skip_nodes = skip_nodes;
 }
 

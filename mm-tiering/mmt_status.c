@@ -127,13 +127,16 @@ static void mmt_status_write(struct seq_buf *sb)
 {
 	int i;
 
-	seq_buf_printf(sb, "running=%d used_bp=%lu free_bp=%lu quota=%lu controller=%d period_ms=%lu mode=%s upper_share_bp=%lu\n",
+	seq_buf_printf(sb, "running=%d used_bp=%lu free_bp=%lu quota=%lu controller=%d period_ms=%lu mode=%s upper_share_bp=%lu upper_nodes=%*pbl lower_nodes=%*pbl skip_nodes=%*pbl\n",
 		       mmt_running(), mmt_running_cfg.promote_target_used_bp,
 		       mmt_running_cfg.demote_target_free_bp,
 		       mmt_running_cfg.quota_mb_per_s,
 		       mmt_running_cfg.controller, mmt_running_cfg.period_ms,
 		       mmt_running_cfg.bandwidth ? "bandwidth" : "capacity",
-		       mmt_running_cfg.upper_share_bp);
+		       mmt_running_cfg.upper_share_bp,
+		       nodemask_pr_args(&mmt_running_cfg.upper_nodes),
+		       nodemask_pr_args(&mmt_running_cfg.lower_nodes),
+		       nodemask_pr_args(&mmt_running_cfg.skip_nodes));
 	/* who does what on this kernel: DAMON itself or the module */
 	seq_buf_printf(sb, "kernel hook=%s node_goals=%s eligible_goal=%s goal_tuner=%s intervals=%s prime=%s\n",
 		       MMT_HOOK_NAME, MMT_FEED_NODE_MEM ? "module" : "damon",

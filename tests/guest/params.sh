@@ -4,7 +4,7 @@
 # bad values on the modprobe line fail the load without starting anything;
 # a good commit_inputs takes effect online; rmmod while enabled is clean.
 . /mmt/lib.sh
-plan 13
+plan 16
 quiet_neighbours
 
 # bad values on the modprobe line: clean refusal, nothing started
@@ -83,9 +83,13 @@ mode fast
 enabled maybe
 enabled 2
 commit_inputs maybe
+upper_nodes 2
+lower_nodes x
+skip_nodes 0-4096
+upper_nodes 1-
 CORPUS
-[ $nbad -eq 0 ] && [ $nok -eq 26 ]
-check bad_writes_rejected $? "$nok of 26 bad writes rejected and read back unchanged"
+[ $nbad -eq 0 ] && [ $nok -eq 30 ]
+check bad_writes_rejected $? "$nok of 30 bad writes rejected and read back unchanged"
 dmesg | grep -q "mm_tiering: quota_mb_per_s: invalid value 'ten'"
 check bad_writes_explained $? "$(dmesg | grep "quota_mb_per_s: invalid value 'ten'" | tail -1 | cut -c1-110)"
 
@@ -138,6 +142,45 @@ done
 echo capacity > $P/mode && echo 0 > $P/upper_share_bp && echo Y > $P/commit_inputs &&
 	[ "$(cat $P/enabled)" = Y ] && [ $sh_rc -eq 0 ]
 check accepted_share_commits $? "upper_share_bp 151 and 9849 committed in bandwidth mode, back to capacity: $(head -1 $P/status | cut -c1-90)"
+
+# the admin's tiers: the plan is readable as it would run; lists that
+# overlap are refused at the commit, nothing changed; named tiers apply
+# online (the nodes whose place changed restart); lists that leave no
+# lower tier are refused; empty lists give the machine's tiers back
+pids=$(cat $P/kdamond_pids)
+p0=$(cat $P/plan | tr '\n' ';')
+echo 1 > $P/upper_nodes && echo 1 > $P/lower_nodes
+echo Y > $P/commit_inputs 2>/dev/null
+rc=$?
+p1=$(head -1 $P/plan)
+case $p0 in
+"from="*" upper=1 lower=1;node=0 tier=upper target=1;node=1 tier=lower target=0;") true ;;
+*) false ;;
+esac && [ $rc -ne 0 ] && [ "$(cat $P/kdamond_pids)" = "$pids" ] &&
+	case $p1 in invalid:*) true ;; *) false ;; esac &&
+	dmesg | grep -q 'commit_inputs: node(s) 1 both in upper_nodes and in lower_nodes: refused'
+check node_lists_overlap_refused $? "plan: $p0 overlap: commit rc=$rc, plan '$p1', pids $pids -> $(cat $P/kdamond_pids)"
+
+echo 0 > $P/lower_nodes && echo Y > $P/commit_inputs
+rc=$?
+sleep 1
+[ $rc -eq 0 ] && [ "$(status_field 0 tier)" = lower ] && [ "$(status_field 0 target)" = 1 ] &&
+	[ "$(status_field 1 tier)" = upper ] && [ "$(status_field 1 target)" = 0 ] &&
+	[ "$(kdamonds | wc -l)" = 2 ] && [ "$(cat $P/enabled)" = Y ] &&
+	head -1 $P/status | grep -q 'upper_nodes=1 lower_nodes=0 skip_nodes= *$'
+check node_lists_apply_online $? "upper_nodes=1 lower_nodes=0: rc=$rc; node0 $(status_field 0 tier) to $(status_field 0 target), node1 $(status_field 1 tier) to $(status_field 1 target); kdamonds $pids -> $(cat $P/kdamond_pids)"
+
+pids=$(cat $P/kdamond_pids)
+echo > $P/upper_nodes && echo > $P/lower_nodes && echo 1 > $P/skip_nodes
+echo Y > $P/commit_inputs 2>/dev/null
+rc=$?
+[ $rc -ne 0 ] && [ "$(cat $P/kdamond_pids)" = "$pids" ] && [ "$(status_field 1 tier)" = upper ] &&
+	dmesg | grep -q 'commit_inputs: the node lists leave no lower tier'
+rc2=$?
+echo > $P/skip_nodes && echo Y > $P/commit_inputs &&
+	[ "$(status_field 0 tier)" = upper ] && [ "$(status_field 1 tier)" = lower ] &&
+	[ "$(kdamonds | wc -l)" = 2 ] && [ $rc2 -eq 0 ]
+check node_lists_no_lower_refused $? "skip_nodes=1: commit rc=$rc, kdamonds $pids -> $(cat $P/kdamond_pids); empty lists: node0 $(status_field 0 tier), node1 $(status_field 1 tier)"
 
 rmmod mm_tiering && [ -z "$(kdamonds)" ] && dmesg_clean > /dev/null
 check rmmod_while_enabled $? "rmmod while enabled: kdamonds left: $(kdamonds | wc -l)"
