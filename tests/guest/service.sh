@@ -34,8 +34,8 @@ hot_share() {
 
 case $boot in
 1)
-	# 15: the last, service_record_plot, is the host's (check.sh)
-	plan 15
+	# 16: the last, service_record_plot, is the host's (check.sh)
+	plan 16
 	en=$(systemctl is-enabled mm-tiering.service 2>&1)
 	[ "$en" = disabled ] && [ "$(loaded)" = 0 ] && [ "$(stat_on)" = Y ]
 	check service_shipped_disabled $? "is-enabled: $en; mm_tiering loaded: $(loaded); damon_stat=$(stat_on)"
@@ -125,6 +125,14 @@ print(" ".join("%s:%s:%s" % (k, n[k]["tier"], n[k]["target"]) for k in sorted(n)
 	rows=$(grep -cE '^ +[0-9]+ +(upper|lower) ' /tmp/st.txt)
 	[ "$rows" = 2 ] && grep -qE '^ +1 +lower +0 +used_bp ' /tmp/st.txt
 	check status_tool_table $? "$rows node rows: $(sed -n 3p /tmp/st.txt | tr -s ' ')"
+	# a health check: 0 while every node runs; a user who may not read
+	# the parameters is told so, without a traceback
+	ok=$(mm-tiering-status --check 2>&1); rc_ok=$?
+	nr=$(runuser -u nobody -- mm-tiering-status 2>&1); rc_nr=$?
+	[ $rc_ok -eq 0 ] && [ "$ok" = "mm-tiering: ok: 2 nodes running" ] &&
+		[ $rc_nr -eq 1 ] && echo "$nr" | grep -q 'run it as root' &&
+		! echo "$nr" | grep -q Traceback
+	check status_tool_check $? "--check rc=$rc_ok: $ok; as nobody rc=$rc_nr: $(echo "$nr" | tail -1 | cut -c1-100)"
 
 	systemctl stop mm-tiering.service
 	rc=$?
@@ -133,8 +141,10 @@ print(" ".join("%s:%s:%s" % (k, n[k]["tier"], n[k]["target"]) for k in sorted(n)
 	check service_stop_unloads $? "stop rc=$rc: $(systemctl is-active mm-tiering.service); mm_tiering loaded: $(loaded); kdamonds: $(kdamonds | wc -l)"
 	mm-tiering-status > /tmp/st.txt 2>&1
 	rc=$?
-	[ $rc -eq 1 ] && grep -q 'mm_tiering is not loaded' /tmp/st.txt
-	check status_tool_not_loaded $? "rc=$rc: $(cat /tmp/st.txt)"
+	mm-tiering-status --check > /tmp/ck.txt 2>&1
+	rc_ck=$?
+	[ $rc -eq 1 ] && grep -q 'mm_tiering is not loaded' /tmp/st.txt && [ $rc_ck -eq 1 ]
+	check status_tool_not_loaded $? "rc=$rc: $(cat /tmp/st.txt); --check rc=$rc_ck"
 
 	dmesg_clean > /dev/null
 	check service_dmesg_clean $? "$(splat_head)"
