@@ -45,9 +45,10 @@ demo:
 	bash scripts/demo.sh
 
 # Everything: build, DKMS install, QEMU scenarios, KUnit; ends with
-# "N passed, N failed".
+# "N passed, N failed".  T="phase tiering": those scenarios only (with
+# "kunit", "bench", "reach", "debug", "core": those parts too).
 check:
-	bash scripts/check.sh
+	bash scripts/check.sh $(T)
 
 # mm_tiering against the alternatives (not a test): CSV, table, plot in
 # build/bench; see Documentation/bench.rst.
