@@ -144,7 +144,7 @@ def t90_str(v):
 
 
 def targets(cells, workloads):
-    """Issue 14's targets for mm_tiering's defaults against the best other
+    """The targets mm_tiering's defaults are held to, against the best other
     policy of the same run: share at least its share minus 1 point, 90 % of
     the oracle's share no later than it (every phase), bytes at most 1.3x
     the oracle's minimum, pages moved twice at most 5 % of those moved
@@ -179,8 +179,8 @@ def targets(cells, workloads):
             "met" if m2 <= 5 else "missed"))
     if not rows:
         return []
-    return ["## Targets (issue 14): mm_tiering defaults against the best "
-            "other policy", "",
+    return ["## Targets: mm_tiering defaults against the best other policy",
+            "",
             "Medians.  Bar: the best other policy's share minus 1 point.  "
             "t90: mm_tiering's, then the best other's (every phase; - "
             "never).  Bytes: migrated over the oracle's minimum (bar "

@@ -98,6 +98,6 @@ done
 wait
 
 /usr/bin/python3 "$MMT_TOP/bench/report.py" "$out" \
-	--conditions "Debian $MMT_KVER, QEMU TCG (thread=single), node0 2 CPUs + $node_mb MiB / $(
+	--conditions "mm-tiering $("$MMT_TOP/scripts/version.sh"), Debian $MMT_KVER, QEMU TCG (thread=single), node0 2 CPUs + $node_mb MiB / $(
 	[ "$lowers" = 1 ] && echo "node1 CPU-less $node_mb MiB" ||
 	echo "nodes 1-$lowers CPU-less, $node_mb MiB in all"), HMAT 80/250 ns, 72/26 GB/s; ${secs} s per run, $repeats repeat(s)"
