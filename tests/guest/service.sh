@@ -34,8 +34,8 @@ hot_share() {
 
 case $boot in
 1)
-	# 16: the last, service_record_plot, is the host's (check.sh)
-	plan 16
+	# 20: the last, service_record_plot, is the host's (check.sh)
+	plan 20
 	en=$(systemctl is-enabled mm-tiering.service 2>&1)
 	[ "$en" = disabled ] && [ "$(loaded)" = 0 ] && [ "$(stat_on)" = Y ]
 	check service_shipped_disabled $? "is-enabled: $en; mm_tiering loaded: $(loaded); damon_stat=$(stat_on)"
@@ -134,17 +134,62 @@ print(" ".join("%s:%s:%s" % (k, n[k]["tier"], n[k]["target"]) for k in sorted(n)
 		! echo "$nr" | grep -q Traceback
 	check status_tool_check $? "--check rc=$rc_ok: $ok; as nobody rc=$rc_nr: $(echo "$nr" | tail -1 | cut -c1-100)"
 
+	# systemctl reload: /etc/default's PARAMS applied online, same kdamonds
+	pids=$(cat $P/kdamond_pids)
+	cp /etc/default/mm-tiering /tmp/conf
+	sed -i 's/^PARAMS=.*/PARAMS="quota_mb_per_s=150"/' /etc/default/mm-tiering
+	systemctl reload mm-tiering.service
+	rc=$?
+	[ $rc -eq 0 ] && head -1 $P/status | grep -q 'quota=150 ' &&
+		[ "$(cat $P/kdamond_pids)" = "$pids" ] &&
+		[ "$(systemctl is-active mm-tiering.service)" = active ]
+	check service_reload_applies $? "reload rc=$rc: $(head -1 $P/status | cut -c1-70); kdamonds $pids -> $(cat $P/kdamond_pids)"
+	cp /tmp/conf /etc/default/mm-tiering
+	restore=$(cat /run/mm-tiering/restore 2>&1 | tr '\n' ' ')
+
+	# the module's kdamonds (DAMON_STAT's, back on after the stop, is not)
+	ours=$(cat $P/kdamond_pids | tr ' ' '\n' | cut -d: -f2)
 	systemctl stop mm-tiering.service
 	rc=$?
-	[ $rc -eq 0 ] && [ "$(loaded)" = 0 ] && [ -z "$(kdamonds)" ] &&
+	left=$(for k in $ours; do [ -d /proc/$k ] && echo $k; done)
+	[ $rc -eq 0 ] && [ "$(loaded)" = 0 ] && [ -n "$ours" ] && [ -z "$left" ] &&
 		[ "$(systemctl is-active mm-tiering.service)" = inactive ]
-	check service_stop_unloads $? "stop rc=$rc: $(systemctl is-active mm-tiering.service); mm_tiering loaded: $(loaded); kdamonds: $(kdamonds | wc -l)"
+	check service_stop_unloads $? "stop rc=$rc: $(systemctl is-active mm-tiering.service); mm_tiering loaded: $(loaded); the module's kdamonds $(echo $ours) left: ${left:-none}"
+	# what start changed at boot is put back: DAMON_STAT on, numa_balancing
+	# as the kernel booted with it
+	nb=$(echo "$restore" | sed -n 's/.*numa_balancing=\([0-9]*\).*/\1/p')
+	case $restore in *damon_stat=Y*) true ;; *) false ;; esac &&
+		[ -n "$nb" ] && [ "$(cat /proc/sys/kernel/numa_balancing)" = "$nb" ] &&
+		[ "$(stat_on)" = Y ] && [ ! -e /run/mm-tiering/restore ]
+	check service_stop_restores $? "start had changed: $restore; after stop damon_stat=$(stat_on) numa_balancing=$(cat /proc/sys/kernel/numa_balancing)"
 	mm-tiering-status > /tmp/st.txt 2>&1
 	rc=$?
 	mm-tiering-status --check > /tmp/ck.txt 2>&1
 	rc_ck=$?
 	[ $rc -eq 1 ] && grep -q 'mm_tiering is not loaded' /tmp/st.txt && [ $rc_ck -eq 1 ]
 	check status_tool_not_loaded $? "rc=$rc: $(cat /tmp/st.txt); --check rc=$rc_ck"
+
+	# a module loaded by hand: start enables it, with the service's choices
+	modprobe mm_tiering
+	systemctl start mm-tiering.service
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(cat $P/enabled)" = Y ] && [ "$(kdamonds | wc -l)" = 2 ] &&
+		[ "$(stat_on)" = N ] && [ "$(systemctl is-active mm-tiering.service)" = active ]
+	check service_start_loaded_module $? "modprobe, then start rc=$rc: enabled=$(cat $P/enabled) kdamonds $(kdamonds | wc -l) damon_stat=$(stat_on)"
+	systemctl stop mm-tiering.service
+
+	# a kernel DKMS did not build the module for: the unit is skipped,
+	# not failed (ConditionPathExistsGlob)
+	mkdir -p /tmp/ko
+	mv /lib/modules/$(uname -r)/updates/dkms/mm_tiering.ko* /tmp/ko/
+	systemctl start mm-tiering.service
+	rc=$?
+	cond=$(systemctl show -p ConditionResult --value mm-tiering.service)
+	act=$(systemctl is-active mm-tiering.service)
+	mv /tmp/ko/* /lib/modules/$(uname -r)/updates/dkms/
+	[ $rc -eq 0 ] && [ "$cond" = no ] && [ "$act" = inactive ] && [ "$(loaded)" = 0 ] &&
+		[ "$(stat_on)" = Y ]
+	check service_skips_without_module $? "module moved away: start rc=$rc, ConditionResult=$cond, $act, loaded $(loaded), damon_stat=$(stat_on)"
 
 	dmesg_clean > /dev/null
 	check service_dmesg_clean $? "$(splat_head)"
