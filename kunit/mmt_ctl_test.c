@@ -562,6 +562,22 @@ static void mmt_want_cap_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mmt_want_cap(U64_MAX, U64_MAX, 0), U64_MAX);
 }
 
+/* promotion's budget follows the young share of its walks */
+static void mmt_promote_budget_test(struct kunit *test)
+{
+	/* a quarter young or more: the whole budget (zipf: 28-50 %) */
+	KUNIT_EXPECT_EQ(test, mmt_promote_budget(200 * MiB, 10000), 200 * MiB);
+	KUNIT_EXPECT_EQ(test, mmt_promote_budget(200 * MiB, 2500), 200 * MiB);
+	KUNIT_EXPECT_EQ(test, mmt_promote_budget(200 * MiB, 2800), 200 * MiB);
+	/* 10 % young: 40 % of the budget */
+	KUNIT_EXPECT_EQ(test, mmt_promote_budget(200 * MiB, 1000), 80 * MiB);
+	/* nothing young (pgbench's buffers): a 32nd, never nothing */
+	KUNIT_EXPECT_EQ(test, mmt_promote_budget(200 * MiB, 0), (200 * MiB) >> 5);
+	KUNIT_EXPECT_EQ(test, mmt_promote_budget(200 * MiB, 10), (200 * MiB) >> 5);
+	KUNIT_EXPECT_EQ(test, mmt_promote_budget(0, 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, mmt_promote_budget(U64_MAX, 10000), U64_MAX);
+}
+
 /*
  * perturb after an exchange, as traced: 70 MiB of lower-node regions at the
  * threshold hold 5 MiB of hot pages, and promotion moved 2 MiB last period
@@ -808,6 +824,7 @@ static struct kunit_case mmt_ctl_cases[] = {
 	KUNIT_CASE(mmt_decide_want_test),
 	KUNIT_CASE(mmt_decide_floor_test),
 	KUNIT_CASE(mmt_want_cap_test),
+	KUNIT_CASE(mmt_promote_budget_test),
 	KUNIT_CASE(mmt_young_share_test),
 	KUNIT_CASE(mmt_decide_young_test),
 	KUNIT_CASE(mmt_decide_flow_test),

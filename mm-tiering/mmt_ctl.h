@@ -129,6 +129,7 @@ unsigned int mmt_pick_heat(const u64 *low, const u64 *up, u64 idle, u64 room,
 u64 mmt_heat_sum(const u64 *heat, unsigned int from, unsigned int to);
 u64 mmt_want_cap(u64 moved_up, u64 room, u64 budget);
 unsigned long mmt_young_share(u64 passed, u64 tried, unsigned long last_bp);
+u64 mmt_promote_budget(u64 budget, unsigned long young_bp);
 
 /* ---- the whole step of a tier pair: observe (caller), decide (here) ---- */
 
@@ -206,7 +207,8 @@ struct mmt_pair_ctl {
  *		or the whole budget while promotion waits for room (the
  *		raised goal, checked every quota interval, stops it at
  *		@target)
- * @promote:	bytes its lower nodes may promote (bandwidth mode: move up)
+ * @promote:	bytes its lower nodes may promote (mmt_promote_budget();
+ *		bandwidth mode: move up)
  * @push:	bandwidth mode: bytes to move down to the lower node
  * @heat:	promotion threshold (heat bucket); 1 in bandwidth mode
  * @cold_below:	demote only regions of heat buckets below this (0: any
