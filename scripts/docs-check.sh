@@ -28,29 +28,32 @@ result() { # NAME OK DETAIL
 documented() {
 	grep -qE "\`\`$1\`\`|[\` ]$1=" "$guide"
 }
+# all_documented CHECK WHAT NAMES...: a result for CHECK, naming those of
+# NAMES (WHAT they are) the guide lacks; none at all fails too
+all_documented() {
+	local check=$1 what=$2 missing= n ok=y
+	shift 2
+	for n in "$@"; do
+		documented "$n" || missing="$missing $n"
+	done
+	[ -z "$missing" ] && [ $# -gt 0 ] || ok=
+	result "$check" "$ok" "$# $what${missing:+; not in admin-guide.rst:$missing}"
+}
 
 # parameters: the module's own list (its MODULE_PARM_DESC entries)
 params=
 [ -n "$ko" ] && [ -f "$ko" ] &&
 	params=$(objcopy -O binary --only-section=.modinfo "$ko" /dev/stdout |
 		 tr '\0' '\n' | sed -n 's/^parm=\([^:]*\):.*/\1/p' | sort -u)
-missing=
-for p in $params; do
-	documented "$p" || missing="$missing $p"
-done
-ok=y; [ -z "$missing" ] && [ -n "$params" ] || ok=
-result docs_params "$ok" "$(echo $params | wc -w) parameters of ${ko:-(no module given)}${missing:+; not in admin-guide.rst:$missing}"
+# shellcheck disable=SC2086 # one word each
+all_documented docs_params "parameters of ${ko:-(no module given)}" $params
 
 # status fields: the keys of the format strings that print status
 fields=$(grep -h 'seq_buf_printf' -A1 "$top"/mm-tiering/mmt_status.c \
 	 "$top"/mm-tiering/mmt_loop.c | grep -o '"[^"]*"' |
 	 grep -oE '(^"| )[a-z_0-9]+=' | tr -d '" =' | sort -u)
-missing=
-for f in $fields; do
-	documented "$f" || missing="$missing $f"
-done
-ok=y; [ -z "$missing" ] && [ -n "$fields" ] || ok=
-result docs_status_fields "$ok" "$(echo $fields | wc -w) fields${missing:+; not in admin-guide.rst:$missing}"
+# shellcheck disable=SC2086 # one word each
+all_documented docs_status_fields "status fields" $fields
 
 # the README's two commands
 block=$(sed -n '/^## Two commands on a fresh machine/,/^## /p' "$top/README.md" |
@@ -64,16 +67,12 @@ grep -qE '^\s+bash scripts/demo.sh' "$top/Makefile" || ok=
 grep -qE '^make check( |$)' "$top/.ci/run" || ok=
 result docs_readme_commands "$ok" "README: ${cmds:-none}; Makefile's demo and check targets, .ci/run's make check"
 
-# commit hashes: 7 to 40 hex digits with a letter and a digit, not 0x...
-ids=$(cd "$top" && git grep -nIE '(^|[^0-9a-zA-Z_x/.-])[0-9a-f]{7,40}([^0-9a-zA-Z_]|$)' -- \
+# commit hashes: words of 7 to 40 hex digits with a letter and a digit
+ids=$(cd "$top" && git grep -noIwE '[0-9a-f]{7,40}' -- \
 	README.md 'Documentation/*.rst' mm-tiering conftest kunit scripts \
-	tests service debian/control debian/rules 2>/dev/null |
-	grep -E '[0-9a-f]*[a-f][0-9a-f]*' | while IFS= read -r l; do
-		for w in $(echo "${l#*:*:}" | grep -oE '(^|[^0-9a-zA-Z_x/.-])[0-9a-f]{7,40}([^0-9a-zA-Z_]|$)' |
-			   grep -oE '[0-9a-f]{7,40}'); do
-			case $w in *[a-f]*) case $w in *[0-9]*) echo "${l%%:*}:$w" ;; esac ;; esac
-		done
-	done | sort -u | head -5 | tr '\n' ' ')
+	tests service debian/control debian/rules |
+	awk -F: '$3 ~ /[a-f]/ && $3 ~ /[0-9]/ { print $1 ":" $3 }' |
+	sort -u | head -5 | tr '\n' ' ')
 ok=y; [ -z "$ids" ] || ok=
 result docs_no_commit_ids "$ok" "${ids:+found: $ids}"
 

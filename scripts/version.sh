@@ -12,8 +12,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 base=$(sed -n '1s/^mm-tiering (\([^)]*\)).*/\1/p' "$top/debian/changelog")
 [ -n "$base" ] || { echo "version.sh: no version in debian/changelog" >&2; exit 1; }
 git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "$base"; exit 0; }
-diff=$(git -C "$top" diff HEAD --binary -- . 2>/dev/null | sha1sum | cut -c1-8)
-[ -n "$(git -C "$top" diff HEAD --name-only -- . 2>/dev/null)" ] || diff=
+changes=$(git -C "$top" diff HEAD --binary -- . 2>/dev/null)
+diff=
+[ -z "$changes" ] || diff=$(printf '%s\n' "$changes" | sha1sum | cut -c1-8)
 if [ -z "$diff" ] &&
    [ "$(git -C "$top" tag --points-at HEAD 2>/dev/null | grep -x "v$base")" ]; then
 	echo "$base"
