@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mm_tiering: commit_inputs, all or nothing.
+ * mm_tiering: committing inputs to the running contexts, all or nothing.
  *
  * Builds every node's context of the new inputs and of the running ones
  * (for the rollback) before the first commit, hands each to its kdamond
  * (taken in mmt_kdamond.c at the next sample), waits for all, and puts
- * every node back when one fails.  Holds mmt_lock throughout; restarts the
- * controller (mmt_loop.c) on the new inputs.
+ * every node back when one fails.  The callers (mmt_engine.c: commit_inputs
+ * and memory hotplug) hold mmt_lock; the controller (mmt_loop.c) restarts
+ * on the new inputs.
  */
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
@@ -15,19 +16,18 @@
 #include <linux/err.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
-#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
+#include "mmt_commit.h"
 #include "mmt_ctx.h"
 #include "mmt_damon.h"
 #include "mmt_loop.h"
-#include "mmt_main.h"
+#include "mmt_nodes.h"
 #include "mmt_params.h"
-#include "mmt_state.h"
 
 /* Scratch contexts of every node under one configuration. */
 static void mmt_free_scratch(struct damon_ctx **src)
@@ -47,7 +47,7 @@ static struct damon_ctx **mmt_build_scratch(const struct mmt_cfg *cfg,
 {
 	struct damon_ctx **src;
 	nodemask_t lowers;
-	int i, j;
+	int i;
 
 	src = kcalloc(mmt_nr_nodes, sizeof(*src), GFP_KERNEL);
 	if (!src) {
@@ -58,11 +58,7 @@ static struct damon_ctx **mmt_build_scratch(const struct mmt_cfg *cfg,
 		struct mmt_node *n = mmt_nodes[i];
 		struct damon_ctx *c;
 
-		nodes_clear(lowers);
-		for (j = 0; j < mmt_nr_nodes; j++)
-			if (mmt_nodes[j]->tier == MMT_TIER_LOWER &&
-			    mmt_nodes[j]->target == n->target)
-				node_set(mmt_nodes[j]->nid, lowers);
+		mmt_lowers_of(n->target, &lowers);
 		c = mmt_build_ctx(n->nid, n->tier, n->target, &lowers, cfg);
 		if (IS_ERR(c)) {
 			*err = PTR_ERR(c);
@@ -225,7 +221,7 @@ static void mmt_clear_knobs(void)
  * Commit @cfg to every context with the controller stopped (its knobs are
  * for the contexts it knew) and restarted after; mmt_lock held.
  */
-static int mmt_commit_cfg(const struct mmt_cfg *cfg)
+int mmt_commit_cfg(const struct mmt_cfg *cfg)
 {
 	int err;
 
@@ -264,74 +260,3 @@ int mmt_commit_topology(void)
 			err);
 	return err;
 }
-
-static int mmt_commit_inputs_store(const char *val,
-				   const struct kernel_param *kp)
-{
-	struct mmt_cfg cfg;
-	bool req = true, replan;
-	int err;
-
-	if (val && kstrtobool(val, &req)) {
-		pr_warn("commit_inputs: invalid value '%.*s': need Y\n",
-			mmt_len(val), val);
-		return -EINVAL;
-	}
-	if (!req)
-		return 0;
-
-	mutex_lock(&mmt_lock);
-	if (!mmt_nodes) {
-		mutex_unlock(&mmt_lock);
-		pr_info("commit_inputs: not running; inputs apply at the next enable\n");
-		return 0;
-	}
-	if (!mmt_running()) {
-		/* the others run: the inputs would not apply to every node */
-		mutex_unlock(&mmt_lock);
-		pr_warn("commit_inputs: a node's kdamond has stopped (status says which): nothing committed; enabled=Y starts every node again on the new inputs\n");
-		return -ESRCH;
-	}
-	mmt_inputs(&cfg);
-	replan = !mmt_node_lists_equal(&cfg, &mmt_running_cfg);
-	/* new node lists: refused, nothing changed, unless they give tiers */
-	err = replan ? mmt_plan_check(&cfg, "commit_inputs") : 0;
-	if (err) {
-		mutex_unlock(&mmt_lock);
-		return err;
-	}
-	/* the loop restarts on the new inputs; its knobs go with it */
-	err = mmt_commit_cfg(&cfg);
-	/* then the nodes the lists move stop or start */
-	if (!err && replan)
-		err = mmt_replan();
-	if (!err) {
-		pr_info("commit_inputs: used_bp=%lu free_bp=%lu quota=%lu MiB/s controller=%c period=%lu ms mode=%s upper_share_bp=%lu upper_nodes=%*pbl lower_nodes=%*pbl skip_nodes=%*pbl\n",
-			cfg.promote_target_used_bp, cfg.demote_target_free_bp,
-			cfg.quota_mb_per_s, cfg.controller ? 'Y' : 'N',
-			cfg.period_ms, cfg.bandwidth ? "bandwidth" : "capacity",
-			cfg.upper_share_bp, nodemask_pr_args(&cfg.upper_nodes),
-			nodemask_pr_args(&cfg.lower_nodes),
-			nodemask_pr_args(&cfg.skip_nodes));
-	} else if (mmt_running()) {
-		pr_warn("commit_inputs: the running configuration is unchanged\n");
-	}
-	mutex_unlock(&mmt_lock);
-	return err;
-}
-
-static bool commit_inputs;
-
-static const struct kernel_param_ops mmt_commit_ops = {
-	.flags = KERNEL_PARAM_OPS_FL_NOARG,
-	.set = mmt_commit_inputs_store,
-	.get = param_get_bool,
-};
-
-/*
- * Writing Y applies the current input parameters to the running contexts,
- * all of them or none; the error, if any, is returned to the writer.
- */
-module_param_cb(commit_inputs, &mmt_commit_ops, &commit_inputs, 0600);
-MODULE_PARM_DESC(commit_inputs, "Write Y to apply changed parameters online");
-

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mm_tiering compatibility: every kernel difference lives here.
+ * mm_tiering compatibility: every kernel difference lives in the DAMON
+ * access layer, here (fields, types and constants) and in mmt_damon.h (calls,
+ * which this file does not make).
  *
  * Features are probed, not versions: the top Makefile compiles one small
  * file per API (conftest/NAME.c) against the kernel tree the module is built
  * for and writes MMT_HAVE_NAME for each that compiled into mmt_config.h.
- * Adding a difference: a probe file there, its #ifdef here, nowhere else.
+ * Adding a difference: a probe file there, its #ifdef here or in
+ * mmt_damon.h, nowhere else.
  */
 #ifndef _MMT_COMPAT_H
 #define _MMT_COMPAT_H
@@ -116,27 +119,6 @@ static inline bool mmt_scheme_done(const struct damos *s)
 {
 	return false;
 }
-#endif
-
-/*
- * Filters: the module uses reject filters only.  6.12's damos_new_filter()
- * has no @allow (every filter rejects what it matches).
- */
-#ifdef MMT_HAVE_FILTER_ALLOW
-#define mmt_new_reject_filter(type, matching) \
-	mmt_call(damos_new_filter)(type, matching, false)
-#else
-#define mmt_new_reject_filter(type, matching) \
-	mmt_call(damos_new_filter)(type, matching)
-#endif
-
-/* damon_set_regions() gained the context's minimum region size. */
-#ifdef MMT_HAVE_MIN_REGION_SZ
-#define mmt_set_regions(t, ranges, nr) \
-	mmt_call(damon_set_regions)(t, ranges, nr, DAMON_MIN_REGION_SZ)
-#else
-#define mmt_set_regions(t, ranges, nr) \
-	mmt_call(damon_set_regions)(t, ranges, nr)
 #endif
 
 /*
@@ -309,36 +291,6 @@ static inline void mmt_quota_temporal(struct damos *s)
 		met |= g->current_value >= g->target_value;
 	s->quota.esz_bp = met ? 10000 : ULONG_MAX;
 }
-
-/*
- * The module's work in each kdamond (mmt_report_fn()) runs after every
- * sample: a repeated damon_call() where the kernel has it, the context's
- * after_sampling callback on 6.12.  Its @change argument says whether it
- * may change the context (commit, attributes): always from damon_call();
- * on 6.12 only from after_aggregation, where it also runs, as 6.12's own
- * modules do: after_sampling falls between DAMON's preparation and check
- * of accesses (a committed region would have no sampling address), and
- * 6.12's damon_set_attrs() rescales the counts as if an aggregation had
- * just ended.  Set up with mmt_hook_prepare() before damon_start(), armed
- * with mmt_hook_start() after it.  A non-zero return of the work stops the
- * kdamond on 6.12; damon_call() ignores it (there a failed commit marks
- * the context maybe_corrupted, which stops it).
- */
-#ifdef MMT_HAVE_DAMON_CALL
-#define MMT_HOOK_NAME	"damon_call"
-#else
-#define MMT_HOOK_NAME	"after_sampling+after_aggregation"
-#endif
-struct mmt_hook {
-#ifdef MMT_HAVE_DAMON_CALL
-	struct damon_call_control call;
-#endif
-	int (*fn)(void *data, bool change);
-	void *data;
-};
-void mmt_hook_prepare(struct damon_ctx *ctx, struct mmt_hook *h,
-		      int (*fn)(void *data, bool change), void *data);
-void mmt_hook_start(struct damon_ctx *ctx, struct mmt_hook *h);
 
 /* kzalloc_obj() arrived in Linux 7.0; GFP_KERNEL is its default. */
 #ifndef MMT_HAVE_KZALLOC_OBJ

@@ -9,21 +9,7 @@
 #include <linux/nodemask.h>
 
 #include "mmt_logic.h"
-
-/* The tunable inputs, as validated by the parameter setters. */
-struct mmt_cfg {
-	unsigned long promote_target_used_bp;
-	unsigned long demote_target_free_bp;
-	unsigned long quota_mb_per_s;
-	bool controller;
-	unsigned long period_ms;
-	bool bandwidth;			/* mode=bandwidth */
-	unsigned long upper_share_bp;	/* 0: from HMAT */
-	/* the admin's tiers (mmt_pick_of()); empty: the machine decides */
-	nodemask_t upper_nodes;
-	nodemask_t lower_nodes;
-	nodemask_t skip_nodes;
-};
+#include "mmt_params.h"
 
 /* Quota and apply period of every scheme, in milliseconds. */
 #define MMT_QUOTA_INTERVAL_MS	100

@@ -19,7 +19,9 @@
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
 #include <linux/kprobes.h>
+#include <linux/mutex.h>
 #include <linux/printk.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/static_call.h>
 #include <linux/uaccess.h>
@@ -155,3 +157,32 @@ int mmt_numa_balancing_mode(void)
 {
 	return mmt_numa_balancing_ptr ? READ_ONCE(*mmt_numa_balancing_ptr) : -1;
 }
+
+/*
+ * Early 6.12.y kernels have neither damon_is_running() nor
+ * damon_kdamond_pid(): the same reads, under the lock they take.
+ */
+#ifndef MMT_HAVE_DAMON_IS_RUNNING
+bool mmt_damon_is_running(struct damon_ctx *ctx)
+{
+	bool running;
+
+	mutex_lock(&ctx->kdamond_lock);
+	running = ctx->kdamond != NULL;
+	mutex_unlock(&ctx->kdamond_lock);
+	return running;
+}
+#endif
+
+#ifndef MMT_HAVE_DAMON_KDAMOND_PID
+int mmt_damon_kdamond_pid(struct damon_ctx *ctx)
+{
+	int pid = -EINVAL;
+
+	mutex_lock(&ctx->kdamond_lock);
+	if (ctx->kdamond)
+		pid = ctx->kdamond->pid;
+	mutex_unlock(&ctx->kdamond_lock);
+	return pid;
+}
+#endif

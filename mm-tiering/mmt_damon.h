@@ -23,6 +23,27 @@
 #define mmt_call(fn) static_call(mmt_##fn)
 
 /*
+ * Filters: the module uses reject filters only.  6.12's damos_new_filter()
+ * has no @allow (every filter rejects what it matches).
+ */
+#ifdef MMT_HAVE_FILTER_ALLOW
+#define mmt_new_reject_filter(type, matching) \
+	mmt_call(damos_new_filter)(type, matching, false)
+#else
+#define mmt_new_reject_filter(type, matching) \
+	mmt_call(damos_new_filter)(type, matching)
+#endif
+
+/* damon_set_regions() gained the context's minimum region size. */
+#ifdef MMT_HAVE_MIN_REGION_SZ
+#define mmt_set_regions(t, ranges, nr) \
+	mmt_call(damon_set_regions)(t, ranges, nr, DAMON_MIN_REGION_SZ)
+#else
+#define mmt_set_regions(t, ranges, nr) \
+	mmt_call(damon_set_regions)(t, ranges, nr)
+#endif
+
+/*
  * 6.12 has no damon_initialized(): DAMON is built in (CONFIG_DAMON is not
  * a module option) and set up by an initcall before any module loads.
  */

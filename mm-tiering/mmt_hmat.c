@@ -28,8 +28,9 @@
 #include <linux/nodemask.h>
 #include <linux/slab.h>
 
-#include "mmt_ctx.h"
 #include "mmt_hmat.h"
+#include "mmt_logic.h"
+#include "mmt_params.h"
 
 /* Each node's HMAT read bandwidth in MB/s, by node id; 0: unknown. */
 static u64 mmt_bw_mbps[MAX_NUMNODES];

@@ -4,7 +4,8 @@
  *
  * A memory notifier queues one work per burst of MEM_ONLINE / MEM_OFFLINE
  * events (reported after the fact; a DIMM's blocks come one at a time),
- * which hands the change to mmt_topology_changed() (mmt_main.c).  The
+ * which hands the change to the function given at registration (the
+ * engine's mmt_topology_changed(), which takes mmt_lock).  The
  * notifier takes no lock and never fails: an offline operation, which
  * migrates the pages away itself, is never held up or refused.  While a
  * block goes offline (MEM_GOING_OFFLINE until MEM_OFFLINE or
@@ -14,7 +15,6 @@
  * migrates the block's pages to the other nodes and needs their free
  * memory, which promotion would take; demotion goes on, making room in the
  * upper nodes (the isolated block takes no new page).
- * May call: mmt_main.h.
  */
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
@@ -28,7 +28,6 @@
 
 #include "mmt_compat.h"
 #include "mmt_hotplug.h"
-#include "mmt_main.h"
 
 /* the events of one operation arrive within this; act once after them */
 #define MMT_HOTPLUG_SETTLE_MS	1000
@@ -50,9 +49,12 @@ bool mmt_offline_hold(void)
 	       time_before(jiffies, READ_ONCE(mmt_offline_until));
 }
 
+/* what a change calls, once per burst of events */
+static void (*mmt_changed)(void);
+
 static void mmt_hotplug_fn(struct work_struct *work)
 {
-	mmt_topology_changed();
+	mmt_changed();
 }
 
 static DECLARE_DELAYED_WORK(mmt_hotplug_work, mmt_hotplug_fn);
@@ -82,8 +84,10 @@ static struct notifier_block mmt_memory_nb = {
 	.notifier_call = mmt_memory_cb,
 };
 
-int mmt_hotplug_register(void)
+/* Follow memory hotplug: @changed is called after each burst of events. */
+int mmt_hotplug_register(void (*changed)(void))
 {
+	mmt_changed = changed;
 	WRITE_ONCE(mmt_offline_until, jiffies);
 	if (!hotplug) {
 		pr_info("hotplug=N: memory onlined or offlined later is not followed\n");

@@ -5,7 +5,7 @@
 #include <linux/types.h>
 
 bool mmt_offline_hold(void);
-int mmt_hotplug_register(void);
+int mmt_hotplug_register(void (*changed)(void));
 void mmt_hotplug_unregister(void);
 
 #endif /* _MMT_HOTPLUG_H */

@@ -2,7 +2,7 @@
 /*
  * mm_tiering: what runs in each kdamond, from its repeated damon_call()
  * (6.12: its after_sampling and after_aggregation callbacks;
- * mmt_hook_prepare() in mmt_compat.c).
+ * mmt_hook_prepare() in mmt_hook.c).
  *
  * mmt_report_fn() runs after every sample of a node's context, in its
  * kdamond: it applies a commit handed over by mmt_commit.c, publishes the
@@ -25,7 +25,7 @@
 #include "mmt_damon.h"
 #include "mmt_hotplug.h"
 #include "mmt_kdamond.h"
-#include "mmt_state.h"
+#include "mmt_nodes.h"
 
 /*
  * Whether region @r of @ctx matches @p as DAMOS matches it: by its accesses

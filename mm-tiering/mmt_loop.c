@@ -53,7 +53,7 @@
 
 #include "mmt_ctl.h"
 #include "mmt_loop.h"
-#include "mmt_state.h"
+#include "mmt_nodes.h"
 
 #define CREATE_TRACE_POINTS
 #include "mmt_trace.h"

@@ -5,11 +5,12 @@
  * Each setter checks its value against its rule (mmt_logic.c) and, when it
  * is refused, returns -EINVAL and says in the log what was needed and what
  * was kept.  The values are only read: mmt_inputs() copies them for enable
- * and commit_inputs (mmt_main.c, mmt_commit.c), which apply them.  Calls
+ * and commit_inputs (mmt_engine.c), which apply them.  Calls
  * nothing of the module but the checks.
  */
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
+#include <linux/cache.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/nodemask.h>

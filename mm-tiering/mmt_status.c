@@ -17,10 +17,10 @@
 #include <linux/spinlock.h>
 
 #include "mmt_damon.h"
+#include "mmt_hook.h"
 #include "mmt_logic.h"
 #include "mmt_loop.h"
-#include "mmt_main.h"
-#include "mmt_state.h"
+#include "mmt_nodes.h"
 #include "mmt_status.h"
 
 /* Read-only outputs: one "nid:value" pair per tiered node. */

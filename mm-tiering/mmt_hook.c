@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mm_tiering compatibility: the kernel differences that need code rather
- * than a definition (see mmt_compat.h and mmt_damon.h, which declare
- * these).
+ * mm_tiering: the module's call in each kdamond, the one place where
+ * 6.12's context callbacks and later kernels' damon_call() differ in code
+ * (mmt_hook.h says when each runs).
  */
 #include <linux/damon.h>
-#include <linux/mutex.h>
-#include <linux/sched.h>
 #include <linux/string.h>
 
 #include "mmt_compat.h"
 #include "mmt_damon.h"
+#include "mmt_hook.h"
 
 #ifdef MMT_HAVE_DAMON_CALL
 /* The repeated damon_call(), in the kdamond: any change is safe there. */
@@ -65,30 +64,5 @@ void mmt_hook_prepare(struct damon_ctx *ctx, struct mmt_hook *h,
 
 void mmt_hook_start(struct damon_ctx *ctx, struct mmt_hook *h)
 {
-}
-#endif
-
-#ifndef MMT_HAVE_DAMON_IS_RUNNING
-bool mmt_damon_is_running(struct damon_ctx *ctx)
-{
-	bool running;
-
-	mutex_lock(&ctx->kdamond_lock);
-	running = ctx->kdamond != NULL;
-	mutex_unlock(&ctx->kdamond_lock);
-	return running;
-}
-#endif
-
-#ifndef MMT_HAVE_DAMON_KDAMOND_PID
-int mmt_damon_kdamond_pid(struct damon_ctx *ctx)
-{
-	int pid = -EINVAL;
-
-	mutex_lock(&ctx->kdamond_lock);
-	if (ctx->kdamond)
-		pid = ctx->kdamond->pid;
-	mutex_unlock(&ctx->kdamond_lock);
-	return pid;
 }
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mm_tiering: the module's shared run-time state (see mmt_main.c).
+ * mm_tiering: the node table, the module's run-time state (mmt_nodes.c).
  */
-#ifndef _MMT_STATE_H
-#define _MMT_STATE_H
+#ifndef _MMT_NODES_H
+#define _MMT_NODES_H
 
 #include <linux/completion.h>
 #include <linux/damon.h>
@@ -13,7 +13,9 @@
 #include "mmt_compat.h"
 #include "mmt_ctl.h"
 #include "mmt_ctx.h"
+#include "mmt_hook.h"
 #include "mmt_logic.h"
+#include "mmt_params.h"
 
 /*
  * Schemes per context: one, but two in a lower node's context in bandwidth
@@ -114,4 +116,20 @@ extern struct mmt_node **mmt_nodes;
 extern int mmt_nr_nodes;
 extern struct mmt_cfg mmt_running_cfg;
 
-#endif /* _MMT_STATE_H */
+/* All with mmt_lock held. */
+int mmt_nodes_alloc(void);
+void mmt_nodes_free(void);
+bool mmt_running(void);
+void mmt_node_stopped(struct mmt_node *n, const char *why, int err);
+void mmt_lowers_of(int target, nodemask_t *lowers);
+int mmt_keep_planned(const struct mmt_plan *plan, const char *why);
+int mmt_build_nodes(const struct mmt_plan *plan, const struct mmt_cfg *cfg,
+		    int (*report)(void *data, bool change),
+		    struct damon_ctx **ctxs, int *nr);
+int mmt_start_nodes(struct damon_ctx **ctxs, int nr, int first);
+void mmt_drop_nodes(int first);
+bool mmt_ranges_update(void);
+void mmt_log_ranges(const struct mmt_node *n, const char *pre,
+		    const char *what);
+
+#endif /* _MMT_NODES_H */
