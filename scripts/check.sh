@@ -64,6 +64,11 @@ step "the documents against the module and the Makefile (scripts/docs-check.sh)"
 	tee "$out/docs-check.out"
 passed=$((passed + $(grep -c '^  PASS ' "$out/docs-check.out")))
 failed=$((failed + $(grep -c '^  FAIL ' "$out/docs-check.out")))
+step "the code's layers, style and licences (scripts/code-check.sh)"
+"$MMT_TOP/scripts/code-check.sh" "$("$MMT_TOP/scripts/provision.sh" checkpatch)" |
+	tee "$out/code-check.out"
+passed=$((passed + $(grep -c '^  PASS ' "$out/code-check.out")))
+failed=$((failed + $(grep -c '^  FAIL ' "$out/code-check.out")))
 # KUnit's UML kernel builds in the background from here (its results are
 # reported last): kernel-reach is mostly downloads and dpkg, and the first
 # scenarios have wide margins, so its 5 minutes of compiling cost little
@@ -102,8 +107,8 @@ timeout_of() {
 # never reached init: the bench's fault, not a result); environment as
 # for vm.sh (MMT_KVER, MMT_KERNEL)
 run_one() {
-	local s=$1 log=$2 initrd=$3 topo= smp= try t0 el gs
-	local g=$MMT_CACHE/guest-$MMT_KVER disk= kernel=${MMT_KERNEL:-}
+	local s=$1 log=$2 initrd=$3 topo='' smp='' try t0 el gs
+	local g=$MMT_CACHE/guest-$MMT_KVER disk='' kernel=${MMT_KERNEL:-}
 	shift 3
 	case $s in
 	flat) topo=flat ;;
@@ -276,7 +281,7 @@ run_batch() {
 
 # "debug" among the names: the sanitizer kernel's scenarios; "core": the core
 # scenarios on the other Debian kernels ($MMT_CORE_KVERS)
-scenarios= debug= core=
+scenarios='' debug='' core=''
 CORE="stock control tiering params phase"
 core_kvers=${MMT_CORE_KVERS-6.12.117+deb13-amd64 7.2.12+deb13-amd64}
 # Kernels listed here run the installation, the move and the control
@@ -347,7 +352,7 @@ prep_core() {
 # priority (SCHED_IDLE): while the scenarios below run they take a host core
 # only when neither guest wants it, and they have the cores whole after.
 idle() { chrt --idle -p 0 "$BASHPID" >/dev/null; }
-dbg_pid= core_pid=
+dbg_pid='' core_pid=''
 if [ -n "$debug" ]; then
 	# its build tools go into the root now, while nothing else uses its apt
 	"$MMT_TOP/scripts/provision.sh" kbuild >/dev/null || die_setup "the kernel build tools"

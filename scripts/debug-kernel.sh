@@ -49,7 +49,7 @@ if [ ! -f "$dir/.mmt-ok" ]; then
 		else
 			grep -qxF "$l" "$dir/build/.config" && continue
 		fi
-		echo "debug-kernel: $l did not hold: $(grep "$opt[= ]" "$dir/build/.config")" >&2
+		echo "debug-kernel: $l did not hold: $(grep "${opt}[= ]" "$dir/build/.config")" >&2
 		bad=1
 	done <"$dir/debug.config"
 	[ $bad -eq 0 ] || exit 1

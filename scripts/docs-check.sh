@@ -31,7 +31,7 @@ documented() {
 # all_documented CHECK WHAT NAMES...: a result for CHECK, naming those of
 # NAMES (WHAT they are) the guide lacks; none at all fails too
 all_documented() {
-	local check=$1 what=$2 missing= n ok=y
+	local check=$1 what=$2 missing='' n ok=y
 	shift 2
 	for n in "$@"; do
 		documented "$n" || missing="$missing $n"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # read by the scripts that source it
 # Shared settings of the scripts: versions and cache locations.  Sourced.
 MMT_KVER=${MMT_KVER:-7.3.4+deb13-amd64}
 MMT_SRCVER=${MMT_SRCVER:-7.3}

@@ -24,7 +24,7 @@ host_tools() {
 	local need=() p
 	for p in qemu-system-x86 busybox-static cpio mmdebstrap zstd xz-utils e2fsprogs \
 		 flex bison bc python3-matplotlib \
-		 gcc libc6-dev make python3; do
+		 gcc libc6-dev make python3 shellcheck; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
 			grep -q 'ok installed' || need+=("$p")
 	done
@@ -129,7 +129,7 @@ source_tarball() {
 		return 0
 	log "fetching linux-source-$MMT_SRCVER"
 	fetch_unpack "linux-source-$MMT_SRCVER" "$MMT_CACHE/srcpkg-$MMT_SRCVER"
-	mv "$MMT_CACHE/srcpkg-$MMT_SRCVER"/usr/src/linux-source-"$MMT_SRCVER".tar.* \
+	mv "$MMT_CACHE/srcpkg-$MMT_SRCVER"/usr/src/linux-source-$MMT_SRCVER.tar.* \
 		"$MMT_CACHE/"
 	rm -rf "$MMT_CACHE/srcpkg-$MMT_SRCVER"
 }
@@ -142,6 +142,27 @@ kernel_source() {
 	tar -C "$MMT_SRC" --strip-components=1 -xf \
 		"$MMT_CACHE"/linux-source-"$MMT_SRCVER".tar.*
 	touch "$MMT_SRC/.mmt-ok"
+}
+
+# checkpatch.pl and the files it reads, from the unpacked source when there
+# is one, else out of the tarball alone (make check's code checks need no
+# more of the tree).  Prints the script's path.
+checkpatch() {
+	local dir=$MMT_CACHE/checkpatch-$MMT_SRCVER
+	if [ -f "$MMT_SRC/.mmt-ok" ]; then
+		echo "$MMT_SRC/scripts/checkpatch.pl"
+		return 0
+	fi
+	if [ ! -f "$dir/.mmt-ok" ]; then
+		source_tarball >&2
+		rm -rf "$dir" && mkdir -p "$dir"
+		tar -C "$dir" --strip-components=1 --wildcards -xf \
+			"$MMT_CACHE"/linux-source-"$MMT_SRCVER".tar.* \
+			'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+			'*/scripts/const_structs.checkpatch' >&2 || return 1
+		touch "$dir/.mmt-ok"
+	fi
+	echo "$dir/scripts/checkpatch.pl"
 }
 
 # root_install NAME WHAT PKG...: install PKGs in the root once (stamp
@@ -196,10 +217,11 @@ root)	host_tools; trixie_root ;;
 kernel)	host_tools; trixie_root; kernel_image ;;
 source)	host_tools; trixie_root; kernel_source ;;
 tarball) host_tools; trixie_root; source_tarball ;;
+checkpatch) host_tools >&2; trixie_root >&2; checkpatch ;;
 kbuild)	host_tools; trixie_root; root_kbuild ;;
 debtools) host_tools; trixie_root; root_debtools ;;
 guest)	host_tools; trixie_root; root_guest ;;
 all)	host_tools; trixie_root; kernel_image ;;
 in-root) shift; in_root "$@" ;;
-*)	echo "usage: $0 [host|root|kernel|source|tarball|kbuild|debtools|guest|all|in-root CMD...]" >&2; exit 2 ;;
+*)	echo "usage: $0 [host|root|kernel|source|tarball|checkpatch|kbuild|debtools|guest|all|in-root CMD...]" >&2; exit 2 ;;
 esac

@@ -65,7 +65,7 @@ else
 		mem+=(-object "memory-backend-ram,id=m$n,size=$((b * 128))M")
 	done
 fi
-extra= node1=memdev=m1,
+extra='' node1=memdev=m1,
 # dimm_node1 BOOT_MB DIMM_MB STATE: node0 1 GiB, node1 BOOT_MB at boot and a
 # DIMM_MB pc-dimm, which the guest's kernel onlines as STATE
 # (memhp_default_state) at boot

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # make bench, one cell: policy x workload, given on the kernel command line
 # (mmt.policy= mmt.workload= mmt.secs=).  Prints the workload's samples and
 # BENCH lines; scripts/bench.sh turns them into CSV, a table and a plot.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Exploration (not a test): one workload run under one mode, given on the
 # kernel command line: mmt.ctl=Y|N|none mmt.wl=tierload,args,comma,separated
 # [mmt.every=seconds between status dumps, 5 by default]

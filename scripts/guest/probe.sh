@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Calibration: what the guest sees of its topology and neighbours.
 cat /sys/devices/system/node/node*/meminfo | grep -E 'MemTotal|MemFree'
 cat /sys/devices/system/node/has_cpu /sys/devices/system/node/has_memory

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Bandwidth mode (issue 4): hot memory split between node0 and node1 by
 # target shares, from HMAT's read bandwidth by default (72:26 GB/s).  A
 # 400 MiB hot set starts on node1 with node0 mostly free.  Negative control
@@ -51,7 +52,7 @@ sleep 52
 # reading is noisy (regions flicker in and out of the hot pattern), their
 # median is the converged share
 damon=
-for i in 1 2 3 4 5 6 7 8 9; do
+for _ in 1 2 3 4 5 6 7 8 9; do
 	sleep 2
 	damon="$damon $(status_kv 'pair=0 mode=bandwidth' share)"
 done

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Bandwidth mode with three lower nodes behind one upper node
 # (MMT_TOPO=nodes8; issue 12, scenario 4): socket 0's DRAM (node0) and its
 # CPU-less nodes 2, 3 and 4 at 36, 24 and 18 GB/s of HMAT read bandwidth
@@ -53,6 +54,7 @@ sleep 2
 bad=0 got=
 for l in 2 3 4; do
 	eval bl=\$b$l
+	# shellcheck disable=SC2154 # bl: set by the eval
 	want=$((10000 * b0 / (b0 + bl)))
 	t=$(awk -v l="lower=$l" '/^pair=0 mode=bandwidth/ && $NF == l {
 		split($4, a, "="); print a[2] }' $ST)
@@ -73,6 +75,7 @@ sleep $((RUN_S - 45))
 bad=0 got=
 for n in 0 2 3 4; do
 	eval bn=\$b$n
+	# shellcheck disable=SC2154 # bn: set by the eval
 	want=$((10000 * bn / sum))
 	m=$(median "$(share /tmp/bw.log $n 10)")
 	got="$got node$n:$m/$want"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Negative control of scenario 1: the same workload, same neighbours off,
 # no module.  The hot set must stay off node0, or a pass of tiering.sh would
 # prove nothing.

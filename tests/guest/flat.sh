@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # No lower tier (booted with MMT_TOPO=flat: both nodes have a CPU, no
 # HMAT): the module loads, says so, starts nothing, and a write of Y says
 # why; the same with node1's only CPU offline.

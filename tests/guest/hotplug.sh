@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Memory hot-added to the lower node after enabled=Y (issue 12, scenario 2).
 # node1 boots with 256 MiB; a 768 MiB pc-dimm on node1 is present but
 # offline (memhp_default_state=offline).  The module is enabled first, the

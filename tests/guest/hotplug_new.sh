@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The machine's only CPU-less memory arrives after the module loaded with
 # enabled=Y (issue 12, scenario 2's second half: CXL memory onlined by udev
 # after modules load), then leaves and comes back.  node1 has no memory at

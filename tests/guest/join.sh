@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # A node that joins and leaves while the others run (MMT_TOPO=join; issue
 # 12): node0 the DRAM, node1 a CPU-less node with memory at boot, node2 a
 # farther CPU-less node whose only memory is a 512 MiB pc-dimm.  node2

@@ -1,3 +1,5 @@
+# shellcheck shell=sh
+# SPDX-License-Identifier: GPL-2.0
 # Shared helpers of the guest scenario scripts (busybox sh).
 P=/sys/module/mm_tiering/parameters
 
@@ -93,7 +95,7 @@ offline_blocks() {
 # contiguous ones merged, in the module's log format " [0x.., 0x..)"
 blocks_ranges() {
 	bs=$((0x$(cat /sys/devices/system/memory/block_size_bytes)))
-	s= e=
+	s='' e=''
 	for id in $(for b in /sys/devices/system/node/node$1/memory[0-9]*; do
 			[ "$(cat "$b/state")" = online ] && echo "${b##*memory}"
 		done | sort -n); do

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Twenty-four memory nodes (MMT_TOPO=nodes24; issue 10): node0 with both
 # CPUs and 1 GiB, 23 CPU-less nodes of 128 MiB behind it.  What only many
 # nodes show:
@@ -62,7 +63,7 @@ smin=$1 smax=$2 ssum=$3
 info "after $i s: $(grep '^pair=' $ST | cut -c1-120); sample_us $smin..$smax ($(grep -c '^node=' $ST) nodes read)"
 pids=$(cat $P/kdamond_pids)
 # three commits: the same inputs, a new free goal, the default back
-worst=0 rcs= times=
+worst=0 rcs='' times=''
 for v in same 2000 50; do
 	[ $v = same ] || echo $v > $P/demote_target_free_bp
 	a=$(cut -d' ' -f1 /proc/uptime)

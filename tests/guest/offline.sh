@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # CXL memory offlined while tiering moves pages from and into it (issue 12,
 # scenario 1; MMT_TOPO=hotplug).  node1 has 256 MiB of boot memory and a
 # 768 MiB pc-dimm, onlined movable before the module is enabled.  A 300 MiB

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Scenario 6 and the modprobe line: every bad write is rejected with an
 # error, reads back unchanged, and the running contexts keep their values;
 # bad values on the modprobe line fail the load without starting anything;

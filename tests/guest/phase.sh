@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Controller scenario (issue 4): a hot set that moves, over a long tail.
 # Two 200 MiB slices on node1, one hot at a time, the hot slice changing
 # every PHASE_S seconds; every page of the RSS also gets a lukewarm trickle

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # PostgreSQL under mm_tiering, in the Debian guest (systemd, Debian's
 # postgresql-17, a cluster made with data checksums and pgbench's tables at
 # scale 10 when the image was built: scripts/debian-guest.sh).  Two boots of

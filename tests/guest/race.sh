@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # What a management agent and an administrator do at the same time:
 # a writer toggling enabled (and a reader polling the outputs) while the module
 # is loaded and removed, round after round.  Before the fix a write landing
@@ -58,6 +59,7 @@ while [ $i -lt $rounds ] && more_time; do
 	modprobe mm_tiering enabled=$([ $((i % 2)) = 0 ] && echo Y || echo N) \
 		2>/dev/null && loads=$((loads + 1))
 	# land the removal at a different phase of the writers each round
+	# shellcheck disable=SC3028 # busybox ash has RANDOM
 	sleep 0.0$((RANDOM % 10))
 	n=0
 	while grep -q '^mm_tiering ' /proc/modules; do

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # A node with more memory ranges than a fixed table holds (MMT_TOPO=ranges;
 # issue 38, item 4): node1 has 256 MiB at boot and a 2304 MiB pc-dimm
 # onlined movable, 18 blocks.  Every other block of the DIMM goes offline:
@@ -26,7 +27,7 @@ all=$(for b in /sys/devices/system/node/node1/memory[0-9]*; do
 	echo "${b##*memory}"; done | sort -n)
 bs=$((0x$(cat /sys/devices/system/memory/block_size_bytes)))
 boot_end=$(echo "$w0" | sed 's/^ \[0x[0-9a-f]*, \(0x[0-9a-f]*\)).*/\1/')
-odd= i=0
+odd='' i=0
 for id in $all; do
 	[ $((id * bs)) -lt $((boot_end)) ] && continue
 	[ $((i % 2)) = 1 ] && odd="$odd memory$id"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The kernel's own DAMON selftests and the mm migration selftest beside
 # mm_tiering, in the Debian guest: tools/testing/selftests/damon of
 # linux-source-7.3 (its TEST_PROGS, as its Makefile lists them;
@@ -93,7 +94,7 @@ done
 if [ -n "$retry" ]; then
 	info "again, without and with the module:$retry"
 	rmmod mm_tiering
-	all_tests=$tests all_mtests=$mtests tests= mtests=
+	all_tests=$tests all_mtests=$mtests tests='' mtests=''
 	for t in $retry; do
 		if has $t "$all_mtests"; then mtests="$mtests $t"; else tests="$tests $t"; fi
 	done

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The Debian guest (systemd, Debian's 7.3.4 kernel with DAMON_STAT on at
 # boot, mm-tiering-dkms installed with apt): mm-tiering.service as an admin
 # uses it.  Two boots of one machine (guest-run reboots it when asked):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Two sockets (MMT_TOPO=sockets; issue 12, scenario 3): CPU 0 with node0
 # (1 GiB) and the CPU-less node2 behind it, CPU 1 with node1 and node3.
 # One workload bound to each socket's CPU, its hot set first-touched on its
@@ -67,6 +68,7 @@ for s in 0 1; do
 	check "socket${s}_hot_on_own_dram" $? "$(cat /tmp/r$s); last: $(grep 'tierload t=' /tmp/s$s.log | tail -1 | cut -d' ' -f2-7)"
 	# nodes= gives the pages of both sets on each node, every sample
 	eval f=\$FOREIGN$s
+	# shellcheck disable=SC2154 # f: set by the eval
 	m=$(awk -v f=" $f " '/tierload t=/ { x = 0
 		for (i = 1; i <= NF; i++) if ($i ~ /^nodes=/) {
 			k = split(substr($i, 7), a, ",")

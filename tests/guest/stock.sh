@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Scenario 7: the stock Debian state (DAMON_STAT on where the kernel has it,
 # numa_balancing=1).  Documented behaviour: enabling fails with -EBUSY and a
 # message naming the exact command while another DAMON user runs

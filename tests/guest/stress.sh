@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The stress suite of the sanitizer kernel (scripts/debug-kernel.sh; booted
 # with panic_on_warn=1, so a KASAN, UBSAN, KFENCE, lockdep, atomic-sleep,
 # debug-objects or list report ends the boot and every result below goes
@@ -261,6 +262,7 @@ rounds=$((5 * scale)) i=0 left=0
 while [ $i -lt $rounds ]; do
 	i=$((i + 1))
 	modprobe mm_tiering enabled=Y
+	# shellcheck disable=SC3028 # busybox ash has RANDOM
 	sleep 0.$((RANDOM % 10))
 	n=0
 	while grep -q '^mm_tiering ' /proc/modules && [ $n -lt 100 ]; do

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Scenarios 1-5 of the walking skeleton: promotion, demotion to the free goal,
 # data integrity, counters against move_pages(2) and /proc/vmstat, clean stop.
 # The hot set (300 MiB, on node1) is larger than node0's free memory (the
@@ -43,7 +44,7 @@ cat $P/status
 pw=$(status_kv "kernel " prime)
 p0=$(status_field 0 prime) p1=$(status_field 1 prime)
 case $pw in
-walk) [ "$p0" = done ] && [ "$p1" = done ] ;;
+walk) [ "$p0" = "done" ] && [ "$p1" = "done" ] ;;
 first_window) [ "$p0" = none ] && [ "$p1" = none ] ;;
 *) false ;;
 esac
