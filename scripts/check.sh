@@ -4,8 +4,8 @@
 # make check: provision, build and install through DKMS, then run every
 # guest scenario in its own QEMU boot.  Each guest script announces how many
 # results it owes (MMT-PLAN n) and prints MMT-TEST PASS|FAIL lines; a result
-# it never printed (crash, hang, timeout) counts as failed.  The last line is
-# "N passed, N failed".
+# it never printed (crash, hang, timeout) counts as failed.  The output is
+# KTAP (scripts/ktap.py); the last line is "N passed, N failed".
 #   scripts/check.sh [scenario...]     (make check T="..."; scenarios named:
 #                                      only those, see below; default: all
 #                                      but "sockets", which
@@ -28,6 +28,13 @@
 set -uo pipefail
 
 . "$(dirname "$0")/env.sh"
+# The output as KTAP (scripts/ktap.py): each group of results a nested test,
+# the rest diagnostics, the last line "N passed, N failed" as it is.
+# MMT_RAW=1: the lines as the scripts print them.
+if [ -z "${MMT_RAW:-}" ] && [ -z "${MMT_KTAP_FILTERED:-}" ]; then
+	MMT_KTAP_FILTERED=1 bash "$MMT_TOP/scripts/check.sh" "$@" | python3 -u "$MMT_TOP/scripts/ktap.py"
+	exit "${PIPESTATUS[0]}"
+fi
 out=$MMT_TOP/build/check
 mkdir -p "$out"
 # Scenarios named (make check T="phase tiering"): only those, and only the
@@ -82,7 +89,7 @@ if [ -z "${MMT_NO_KUNIT:-}" ]; then
 	kunit_pid=$!
 fi
 if [ -z "$no_reach" ]; then
-	step "kernel headers installed beside the module: 6.12 built by DKMS, 6.1 skipped, apt succeeds"
+	step "kernel headers installed beside the module: 6.12 built by DKMS, 6.1 skipped, apt succeeds (scripts/kernel-reach.sh)"
 	"$MMT_TOP/scripts/kernel-reach.sh" | tee "$out/kernel-reach.out"
 	passed=$((passed + $(grep -c '^  PASS ' "$out/kernel-reach.out")))
 	failed=$((failed + $(grep -c '^  FAIL ' "$out/kernel-reach.out")))
