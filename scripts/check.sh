@@ -50,6 +50,34 @@ if [ "$only" -gt 0 ]; then
 		case $s in kunit|bench|reach) ;; *) echo "$s" ;; esac
 	done)
 fi
+# The scenarios and their facts: tests/scenarios, one row each (its header
+# says the columns); S_<COLUMN>[name], and the names in its order.
+declare -A S_TOPO S_CPUS S_TIMEOUT S_BOOT S_LANE S_RUN S_MACHINE
+S_NAMES=()
+# shellcheck disable=SC2034 # S_BOOT, S_LANE: read through scenarios_where
+while read -r name topo cpus tmo boot lane run machine; do
+	case $name in ''|'#'*) continue ;; esac
+	S_NAMES+=("$name")
+	S_TOPO[$name]=${topo#-} S_CPUS[$name]=${cpus#-} S_TIMEOUT[$name]=$tmo
+	S_BOOT[$name]=$boot S_LANE[$name]=$lane S_RUN[$name]=$run
+	S_MACHINE[$name]=${machine#-}
+done <"$MMT_TOP/tests/scenarios"
+# the names whose COLUMN is VALUE, in the table's order, space-separated
+scenarios_where() {
+	local -n col=S_$1
+	local s
+	for s in "${S_NAMES[@]}"; do
+		[ "${col[$s]}" = "$2" ] && printf ' %s' "$s"
+	done
+	echo ' '
+}
+for s in "$@"; do
+	case $s in debug|core) ;; *)
+		[ -n "${S_RUN[$s]:-}" ] ||
+			{ echo "check: no scenario '$s' in tests/scenarios"; echo "0 passed, 1 failed"; exit 1; } ;;
+	esac
+done
+
 passed=0
 failed=0
 
@@ -96,35 +124,17 @@ if [ -z "$no_reach" ]; then
 fi
 
 timeout_of() {
-	case $1 in
-	phase) echo 900 ;;
-	tiering|steady|bw) echo 600 ;;
-	control|hotplug*|sockets|nodes8|nodes24|bw3|join|ranges|offline) echo 400 ;;
-	shared) echo 900 ;;
-	service) echo 900 ;;
-	postgres) echo $((900 + 240 * ${MMT_SCALE:-1})) ;;
-	selftests) echo 1500 ;;
-	race) echo 900 ;;
-	stress) echo 2400 ;;
-	*) echo 300 ;;
-	esac
+	local t=${S_TIMEOUT[$1]:-300}
+	echo $(( ${t//scale/${MMT_SCALE:-1}} ))
 }
 
 # run_one NAME LOG INITRD [kernel args...]: one boot (two tries when the boot
 # never reached init: the bench's fault, not a result); environment as
 # for vm.sh (MMT_KVER, MMT_KERNEL)
 run_one() {
-	local s=$1 log=$2 initrd=$3 topo='' smp='' try t0 el gs
+	local s=$1 log=$2 initrd=$3 topo=${S_TOPO[$1]} smp=${S_CPUS[$1]} try t0 el gs
 	local g=$MMT_CACHE/guest-$MMT_KVER disk='' kernel=${MMT_KERNEL:-}
 	shift 3
-	case $s in
-	flat) topo=flat ;;
-	hotplug_new) topo=hotplug_new ;;
-	sockets|nodes8|nodes24|shared|join|ranges|stress) topo=$s ;;
-	bw3) topo=nodes8 ;;
-	hotplug*|offline) topo=hotplug ;;
-	selftests) smp=4 ;;
-	esac
 	# the Debian guest's scenarios boot its disk, kernel and initramfs
 	case " $GUEST " in *" $s "*)
 		disk=$g/disk.img initrd=$g/initrd.img kernel=$g/vmlinuz ;;
@@ -213,29 +223,12 @@ report() {
 	echo "  ($s: $p passed, $((f + missing)) failed, $secs s)"
 }
 
-# Scenarios that run alone: their bounds are on how fast the controller
-# reacts.  phase failed paired in two runs (of the landed code too); the
-# cause was a back-off the moved hot set did not wake (fixed in mmt_loop.c),
-# which a slower guest hit more often; they stay alone to keep their margins.
-SOLO=" phase bw "
-# Scenarios of the Debian guest (scripts/debian-guest.sh: systemd, Debian's
-# kernel package and initramfs, mm-tiering-dkms installed with apt)
-GUEST=" service postgres selftests "
+SOLO=$(scenarios_where LANE solo)
+GUEST=$(scenarios_where BOOT debian)
 # guest_desc NAME DESC: the description of NAME's boot (DESC names the
 # kernel and the two-node topology; the others' topologies are vm.sh's)
 guest_desc() {
-	local k=${2%%, node0*} t=
-	case $1 in
-	flat) t="node0 and node1 a CPU + 1 GiB each" ;;
-	hotplug|hotplug_neg|offline) t="node0 2 CPUs + 1 GiB, node1 CPU-less 256 MiB + a 768 MiB pc-dimm" ;;
-	hotplug_new) t="node0 2 CPUs + 1 GiB, node1 CPU-less, only a 768 MiB pc-dimm" ;;
-	ranges) t="node0 2 CPUs + 1 GiB, node1 CPU-less 256 MiB + a 2304 MiB pc-dimm onlined movable" ;;
-	join) t="node0 2 CPUs + 1 GiB, node1 CPU-less 512 MiB + a 256 MiB pc-dimm, node2 only a 512 MiB pc-dimm" ;;
-	sockets) t="two sockets of a CPU + 1 GiB, a CPU-less 512 MiB node behind each" ;;
-	nodes8|bw3) t="two sockets of a CPU + 1 GiB, three CPU-less 256 MiB nodes behind each" ;;
-	nodes24) t="node0 2 CPUs + 1 GiB, 23 CPU-less nodes of 128 MiB" ;;
-	selftests) t="node0 4 CPUs + 1 GiB, node1 CPU-less 1 GiB" ;;
-	esac
+	local k=${2%%, node0*} t=${S_MACHINE[$1]:-}
 	case $GUEST in
 	*" $1 "*) echo "QEMU TCG, Debian trixie guest with systemd, $MMT_KVER; ${t:-${2#"$k", }}" ;;
 	*) if [ -n "$t" ]; then echo "$k, $t"; else echo "$2"; fi ;;
@@ -296,8 +289,8 @@ core_kvers=${MMT_CORE_KVERS-6.12.117+deb13-amd64 7.2.12+deb13-amd64}
 short_kvers=${MMT_CORE_SHORT_KVERS-}
 SHORT="stock tiering params"
 core_of() { case " $short_kvers " in *" $1 "*) echo "$SHORT" ;; *) echo "$CORE" ;; esac; }
-[ $# -eq 0 ] && [ "$only" -eq 0 ] && set -- stock control tiering params race steady hotplug hotplug_neg \
-	hotplug_new join ranges offline nodes8 nodes24 bw3 flat phase bw selftests postgres service debug core
+# shellcheck disable=SC2046 # the names are single words
+[ $# -eq 0 ] && [ "$only" -eq 0 ] && set -- $(scenarios_where RUN all) debug core
 for s in "$@"; do
 	case $s in
 	debug) [ -z "${MMT_NO_DEBUG:-}" ] && debug=y ;;
@@ -306,7 +299,7 @@ for s in "$@"; do
 done
 # With both, these stock-kernel scenarios join the other kernels' core
 # scenarios in the two lanes that run beside the stress suite and the race.
-LANE2=" hotplug_new join ranges offline nodes8 nodes24 bw3 selftests postgres service " lane2=
+LANE2=$(scenarios_where LANE late) lane2=
 for s in "$@"; do
 	case $s in
 	debug|core) ;;
