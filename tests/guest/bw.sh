@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Bandwidth mode (issue 4): hot memory split between node0 and node1 by
+# Bandwidth mode: hot memory split between node0 and node1 by
 # target shares, from HMAT's read bandwidth by default (72:26 GB/s).  A
 # 400 MiB hot set starts on node1 with node0 mostly free.  Negative control
 # first: capacity mode (the default) puts nearly all of it on node0.  Then

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Bandwidth mode with three lower nodes behind one upper node
-# (MMT_TOPO=nodes8; issue 12, scenario 4): socket 0's DRAM (node0) and its
+# (MMT_TOPO=nodes8): socket 0's DRAM (node0) and its
 # CPU-less nodes 2, 3 and 4 at 36, 24 and 18 GB/s of HMAT read bandwidth
 # beside node0's 72.  Each lower node's context splits the hot memory of
 # its own node and node0 by their two bandwidths, so that together every

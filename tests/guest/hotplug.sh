@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Memory hot-added to the lower node after enabled=Y (issue 12, scenario 2).
+# Memory hot-added to the lower node after enabled=Y.
 # node1 boots with 256 MiB; a 768 MiB pc-dimm on node1 is present but
 # offline (memhp_default_state=offline).  The module is enabled first, the
 # DIMM's blocks are onlined (movable) 20 s later, then a 300 MiB hot set is
@@ -57,8 +57,8 @@ fi
 # cold set was being touched, node0 ran out under the cold set's MPOL_BIND
 # and the OOM killer took tierload (1 run in 2 once the backed-off lower
 # node sampled every 100 ms; its wake is that much faster).
-# Promotion outrunning a bound allocation is open in issue 14 (see
-# hotplug_new.sh); this scenario tests that the new memory is followed.
+# Promotion outrunning a bound allocation is tested by hotplug_new.sh;
+# this scenario tests that the new memory is followed.
 SPARE_MB=${SPARE_MB:-100}
 free0=$(node_mb 0 MemFree)
 cold=$((free0 - HOT_MB - SPARE_MB))

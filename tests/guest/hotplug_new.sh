@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The machine's only CPU-less memory arrives after the module loaded with
-# enabled=Y (issue 12, scenario 2's second half: CXL memory onlined by udev
-# after modules load), then leaves and comes back.  node1 has no memory at
+# enabled=Y (CXL memory onlined by udev after modules load), then leaves
+# and comes back.  node1 has no memory at
 # boot; its 768 MiB pc-dimm is offline until the guest onlines it.
 . /mmt/lib.sh
 HOT_MB=${HOT_MB:-300}

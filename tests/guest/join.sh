@@ -12,7 +12,7 @@
 # bandwidth was not there at load), applied with upper_share_bp.  node1
 # also has a 256 MiB DIMM above node2's: its span interleaves with node2's
 # memory and holds the PCI hole; the contexts' ranges must be the nodes'
-# online blocks (issue 12, scenario 5).
+# online blocks.
 . /mmt/lib.sh
 HOT_MB=${HOT_MB:-100}
 BOUND_S=${BOUND_S:-60}

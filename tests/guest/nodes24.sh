@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Twenty-four memory nodes (MMT_TOPO=nodes24; issue 10): node0 with both
+# Twenty-four memory nodes (MMT_TOPO=nodes24): node0 with both
 # CPUs and 1 GiB, 23 CPU-less nodes of 128 MiB behind it.  What only many
 # nodes show:
 # - status: every node's line makes more than a page (4096 bytes) here.

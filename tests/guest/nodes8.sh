@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Eight memory nodes (MMT_TOPO=nodes8; issue 12, scenario 4): two sockets
+# Eight memory nodes (MMT_TOPO=nodes8): two sockets
 # of a CPU and 1 GiB, three 256 MiB CPU-less nodes behind each at three
 # distances.  Every node tiered: each CPU-less node promotes to its own
 # socket's DRAM, each DRAM demotes into its nearest CPU-less node; status

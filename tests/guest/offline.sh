@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# CXL memory offlined while tiering moves pages from and into it (issue 12,
-# scenario 1; MMT_TOPO=hotplug).  node1 has 256 MiB of boot memory and a
+# CXL memory offlined while tiering moves pages from and into it
+# (MMT_TOPO=hotplug).  node1 has 256 MiB of boot memory and a
 # 768 MiB pc-dimm, onlined movable before the module is enabled.  A 300 MiB
 # hot set is first-touched on node1 (it lands in the DIMM: user pages go to
 # ZONE_MOVABLE first), the cold set fills node0 to 150 MiB free, so that

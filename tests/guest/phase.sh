@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Controller scenario (issue 4): a hot set that moves, over a long tail.
+# Controller scenario: a hot set that moves, over a long tail.
 # Two 200 MiB slices on node1, one hot at a time, the hot slice changing
 # every PHASE_S seconds; every page of the RSS also gets a lukewarm trickle
 # of reads (tierload -W); node0 filled by a cold set to 100 MiB free.  The

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# A node with more memory ranges than a fixed table holds (MMT_TOPO=ranges;
-# issue 38, item 4): node1 has 256 MiB at boot and a 2304 MiB pc-dimm
+# A node with more memory ranges than a fixed table holds (MMT_TOPO=ranges):
+# node1 has 256 MiB at boot and a 2304 MiB pc-dimm
 # onlined movable, 18 blocks.  Every other block of the DIMM goes offline:
 # node1's online memory is then 10 ranges, and its context must monitor
 # exactly those (before, past 8 ranges the last one stretched over the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# One CPU-less node shared by two sockets (MMT_TOPO=shared; issue 12): node2
+# One CPU-less node shared by two sockets (MMT_TOPO=shared): node2
 # is as near to node0 (socket 0) as to node1 (socket 1).  A task bound to
 # socket 1's CPU has its 120 MiB hot set first-touched on node2 and its
 # cold set filling node1 to 100 MiB free.  Where do its hot pages go?

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Two sockets (MMT_TOPO=sockets; issue 12, scenario 3): CPU 0 with node0
+# Two sockets (MMT_TOPO=sockets): CPU 0 with node0
 # (1 GiB) and the CPU-less node2 behind it, CPU 1 with node1 and node3.
 # One workload bound to each socket's CPU, its hot set first-touched on its
 # socket's CPU-less node, its cold set filling its own DRAM to 100 MiB

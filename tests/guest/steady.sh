@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Static workload (issue 4): a fixed hot set of 120 MiB (about 13 % of the
+# Static workload: a fixed hot set of 120 MiB (about 13 % of the
 # RSS) on node1, node0 filled by a cold set to 100 MiB free.  Once placement
 # has converged, migration must stay under 1 % of the RSS per minute, and
 # the controller backs off (cuts migration and DAMON's sampling); the static

@@ -53,7 +53,7 @@ reader() {
 }
 reader 2>/dev/null & r1=$!
 reader 2>/dev/null & r2=$!
-# mmt.cycles=N sets this count alone (1000: issue 10's long run)
+# mmt.cycles=N sets this count alone (1000 for a long run)
 cycles=$(cmdline_arg cycles)
 cycles=${cycles:-$((30 * scale))} i=0 bad=0
 while [ $i -lt $cycles ]; do

@@ -68,7 +68,7 @@ check hot_promoted $? "$(cat /tmp/r1)"
 #    promotion and demoted 307 MiB where 300 MiB promoted into 91 MiB free
 #    needed about 225, and node0's free memory then grew by 21 MiB with no
 #    page moving (per-CPU lists, kernel frees).  How close demotion stops to
-#    the goal is the controller's precision (issue 14), not this check's
+#    the goal is the controller's precision, not this check's
 #    subject: the top is goal + 1500 bp, far below the 6000 bp and more
 #    that demoting the whole cold set leaves.  The overshoot is reported on every run.
 over=1500
