@@ -22,7 +22,7 @@ out=${MMT_DEB_OUT:-$MMT_TOP/build/deb}
 rm -rf "$MMT_ROOT$work" && mkdir -p "$src/Documentation"
 cp -r "$MMT_TOP"/{dkms.conf,Kbuild,Makefile,LICENSE,README.md,NEWS,mm-tiering,conftest,service,debian} \
 	"$src/"
-cp "$MMT_TOP"/Documentation/{admin-guide,design}.rst "$src/Documentation/"
+cp -r "$MMT_TOP"/Documentation/{admin-guide.rst,design.rst,man} "$src/Documentation/"
 rm -f "$src"/mm-tiering/*.o "$src"/mm-tiering/.*.cmd "$src/mm-tiering/mmt_config.h" \
 	"$src"/conftest/*.o "$src/conftest/conftest.log"
 if [ "$ver" != "$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$src/dkms.conf")" ]; then

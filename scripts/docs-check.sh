@@ -13,12 +13,17 @@
 #                        the sources
 #   docs_version_agrees  debian/changelog's release is dkms.conf's, NEWS's
 #                        newest and mm-tiering-status's
-#   docs-check.sh KO     (KO: the built mm_tiering.ko)
+#   docs_man_pages       mm_tiering(4) names every parameter, both pages
+#                        format without a warning, and the package (DEB)
+#                        installs them where man finds them
+#   docs-check.sh KO [DEB]   (KO: the built mm_tiering.ko; DEB: the built
+#                        mm-tiering-dkms package)
 # Prints "  PASS name ..." / "  FAIL name ..." lines, as kernel-reach.sh does.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 ko=${1:-}
+deb=${2:-}
 guide=$top/Documentation/admin-guide.rst
 
 result() { # NAME OK DETAIL
@@ -84,3 +89,26 @@ tool=$(sed -n 's/^VERSION = "\(.*\)"/\1/p' "$top/service/mm-tiering-status")
 ok=y
 [ -n "$rel" ] && [ "$dk" = "$rel" ] && [ "$news" = "$rel" ] && [ "$tool" = "$rel" ] || ok=
 result docs_version_agrees "$ok" "debian/changelog ${rel:-?}, dkms.conf ${dk:-?}, NEWS ${news:-?}, mm-tiering-status ${tool:-?}"
+
+# the manual pages: every parameter in mm_tiering(4), both formatted
+# without a warning (as lintian does), and in the package
+man4=$top/Documentation/man/mm_tiering.4
+man8=$top/Documentation/man/mm-tiering-status.8
+missing='' warn='' inpkg=''
+# a parameter is described where it heads an item: the line after .TP
+items=$(awk 'prev == ".TP" { print } { prev = $0 }' "$man4")
+for p in $params; do
+	echo "$items" | grep -qw -- "$p" || missing="$missing $p"
+done
+for m in "$man4" "$man8"; do
+	w=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 \
+		man --warnings -E UTF-8 -l -Tutf8 -Z "$m" 2>&1 >/dev/null)
+	[ -z "$w" ] || warn="$warn $(basename "$m"): $w"
+done
+if [ -n "$deb" ] && [ -f "$deb" ]; then
+	inpkg=$(dpkg-deb -c "$deb" | grep -oE 'usr/share/man/man[48]/[^ ]+\.gz' | tr '\n' ' ')
+fi
+ok=y
+[ -n "$params" ] && [ -z "$missing" ] && [ -z "$warn" ] || ok=
+case $inpkg in *man4/mm_tiering.4.gz*man8/mm-tiering-status.8.gz*) ;; *) ok= ;; esac
+result docs_man_pages "$ok" "$(echo $params | wc -w) parameters; package: ${inpkg:-no pages (or no package given)}${missing:+; not in mm_tiering.4:$missing}${warn:+; warnings:$warn}"
