@@ -165,7 +165,7 @@ run_one() {
 		break
 	done
 	tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
-	case $s in service) plot_record "$log" >>"$log" ;; esac
+	case $s in service) { plot_record "$log"; metrics_parse "$log"; } >>"$log" ;; esac
 }
 
 # guest_secs LOG: the most seconds the guest's clock read, from the
@@ -194,6 +194,19 @@ plot_record() {
 		echo "MMT-TEST PASS service_record_plot ${msg#plot: } ($(stat -c %s "$png") bytes)"
 	else
 		echo "MMT-TEST FAIL service_record_plot rc=$rc rows=$rows: $msg"
+	fi
+}
+
+# metrics_parse LOG: the service scenario's other result on the host: the
+# metrics its guest printed (MMT-PROM lines) read by Prometheus's own text
+# parser (python3-prometheus-client)
+metrics_parse() {
+	local prom=${1%.log}.prom msg
+	sed -n 's/^MMT-PROM //p' "$1" >"$prom"
+	if msg=$(/usr/bin/python3 "$MMT_TOP/scripts/prom-check.py" "$prom" "0 1" 2>&1); then
+		echo "MMT-TEST PASS service_metrics_parse $msg"
+	else
+		echo "MMT-TEST FAIL service_metrics_parse $(echo "$msg" | tail -3 | tr '\n' ' ')"
 	fi
 }
 

@@ -23,7 +23,7 @@ log() { echo "provision: $*" >&2; }
 host_tools() {
 	local need=() p
 	for p in qemu-system-x86 busybox-static cpio mmdebstrap zstd xz-utils e2fsprogs \
-		 flex bison bc python3-matplotlib \
+		 flex bison bc python3-matplotlib python3-prometheus-client \
 		 gcc libc6-dev make python3 shellcheck man-db groff-base; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
 			grep -q 'ok installed' || need+=("$p")

@@ -35,8 +35,9 @@ hot_share() {
 
 case $boot in
 1)
-	# 20: the last, service_record_plot, is the host's (check.sh)
-	plan 20
+	# 22: the last two, service_record_plot and service_metrics_parse,
+	# are the host's (check.sh)
+	plan 22
 	en=$(systemctl is-enabled mm-tiering.service 2>&1)
 	[ "$en" = disabled ] && [ "$(loaded)" = 0 ] && [ "$(stat_on)" = Y ]
 	check service_shipped_disabled $? "is-enabled: $en; mm_tiering loaded: $(loaded); damon_stat=$(stat_on)"
@@ -134,6 +135,26 @@ print(" ".join("%s:%s:%s" % (k, n[k]["tier"], n[k]["target"]) for k in sorted(n)
 		[ $rc_nr -eq 1 ] && echo "$nr" | grep -q 'run it as root' &&
 		! echo "$nr" | grep -q Traceback
 	check status_tool_check $? "--check rc=$rc_ok: $ok; as nobody rc=$rc_nr: $(echo "$nr" | tail -1 | cut -c1-100)"
+
+	# the metrics unit writes node_exporter's textfile whole, only where
+	# the collector's directory is, with the parameter's migrated bytes;
+	# the host parses it with the Prometheus text parser
+	# (service_metrics_parse, check.sh)
+	prom=/var/lib/prometheus/node-exporter/mm_tiering.prom
+	systemctl start mm-tiering-metrics.service
+	skipped=0; [ -e $prom ] || skipped=1
+	mkdir -p /var/lib/prometheus/node-exporter
+	systemctl start mm-tiering-metrics.service
+	rc=$?
+	pb=$(param_node bytes_promoted 1)
+	mb=$(sed -n 's/^mm_tiering_migrated_bytes_total{node="1",direction="promote"} //p' $prom 2>/dev/null)
+	left=$(find /var/lib/prometheus/node-exporter -name '*.tmp' | wc -l)
+	[ "$skipped" = 1 ] && [ $rc -eq 0 ] && grep -qx 'mm_tiering_up 1' $prom &&
+		[ "$left" = 0 ] && [ -n "$mb" ] && [ "$b1" -le "$mb" ] && [ "$mb" -le "$pb" ]
+	check status_tool_metrics $? "skipped without the directory: $skipped; rc=$rc, $(grep -c '^mm_tiering' $prom 2>/dev/null) samples, promoted $mb bytes (parameter $b1..$pb), temporary files left: $left"
+	sed 's/^/MMT-PROM /' $prom
+	systemctl list-timers --all --no-pager mm-tiering-metrics.timer > /tmp/timers 2>&1
+	info "metrics timer: $(grep -c mm-tiering-metrics.timer /tmp/timers) listed, $(systemctl is-enabled mm-tiering-metrics.timer 2>&1)"
 
 	# systemctl reload: /etc/default's PARAMS applied online, same kdamonds
 	pids=$(cat $P/kdamond_pids)
