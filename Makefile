@@ -50,6 +50,12 @@ demo:
 check:
 	bash scripts/check.sh $(T)
 
+# One scenario booted N times on each kernel (K="...", default the stock
+# kernel and 6.12): each check's passes over the runs, in build/soak/T.
+# A measurement for rare failures, not part of make check.
+soak:
+	bash scripts/soak.sh "$(T)" "$(N)" $(K)
+
 # mm_tiering against the alternatives (not a test): CSV, table, plot in
 # build/bench; see Documentation/bench.rst.
 bench:
@@ -62,4 +68,4 @@ kunit:
 checkpatch:
 	bash scripts/checkpatch.sh
 
-.PHONY: all modules clean provision dkms deb demo check kunit bench checkpatch
+.PHONY: all modules clean provision dkms deb demo check soak kunit bench checkpatch

@@ -50,27 +50,8 @@ if [ "$only" -gt 0 ]; then
 		case $s in kunit|bench|reach) ;; *) echo "$s" ;; esac
 	done)
 fi
-# The scenarios and their facts: tests/scenarios, one row each (its header
-# says the columns); S_<COLUMN>[name], and the names in its order.
-declare -A S_TOPO S_CPUS S_TIMEOUT S_BOOT S_LANE S_RUN S_MACHINE
-S_NAMES=()
-# shellcheck disable=SC2034 # S_BOOT, S_LANE: read through scenarios_where
-while read -r name topo cpus tmo boot lane run machine; do
-	case $name in ''|'#'*) continue ;; esac
-	S_NAMES+=("$name")
-	S_TOPO[$name]=${topo#-} S_CPUS[$name]=${cpus#-} S_TIMEOUT[$name]=$tmo
-	S_BOOT[$name]=$boot S_LANE[$name]=$lane S_RUN[$name]=$run
-	S_MACHINE[$name]=${machine#-}
-done <"$MMT_TOP/tests/scenarios"
-# the names whose COLUMN is VALUE, in the table's order, space-separated
-scenarios_where() {
-	local -n col=S_$1
-	local s
-	for s in "${S_NAMES[@]}"; do
-		[ "${col[$s]}" = "$2" ] && printf ' %s' "$s"
-	done
-	echo ' '
-}
+# The scenarios and their facts (tests/scenarios)
+. "$MMT_TOP/scripts/scenarios.sh"
 for s in "$@"; do
 	case $s in debug|core) ;; *)
 		[ -n "${S_RUN[$s]:-}" ] ||
@@ -123,11 +104,6 @@ if [ -z "$no_reach" ]; then
 	passed=$((passed + $(grep -c '^  PASS ' "$out/kernel-reach.out")))
 	failed=$((failed + $(grep -c '^  FAIL ' "$out/kernel-reach.out")))
 fi
-
-timeout_of() {
-	local t=${S_TIMEOUT[$1]:-300}
-	echo $(( ${t//scale/${MMT_SCALE:-1}} ))
-}
 
 # run_one NAME LOG INITRD [kernel args...]: one boot (two tries when the boot
 # never reached init: the bench's fault, not a result); environment as
