@@ -56,5 +56,20 @@ if [ -z "$line" ]; then
 elif [ $rc -ne 0 ] && [ "$failed" -eq 0 ]; then
 	failed=1
 fi
+# Every case the sources declare ran: a suite or case lost from the build
+# (a Kconfig or Makefile line, a case array) must fail the run, not make it
+# smaller.  A case's result line is "[PASSED] name" (a parameterised case's
+# between "=" rules).
+if [ -n "$line" ]; then
+	missing=$(sed -n 's/.*KUNIT_CASE\(_PARAM\)\{0,1\}(\([a-z0-9_]*\).*/\2/p' \
+		"$MMT_TOP"/kunit/*_test.c | sort -u | while read -r c; do
+		grep -qE "\] +(=+ )?\[(PASSED|FAILED|SKIPPED)\] $c( =+)?\$" "$log" ||
+			echo "$c"
+	done)
+	if [ -n "$missing" ]; then
+		echo "kunit: declared but not run: $(echo $missing)"
+		failed=$((failed + $(echo "$missing" | wc -l)))
+	fi
+fi
 echo "kunit: ${passed:-0} passed, $failed failed"
 [ "$failed" -eq 0 ]
