@@ -188,12 +188,13 @@ metrics_parse() {
 
 # report NAME LOG SECONDS: print the results of one boot and count them
 report() {
-	local s=$1 log=$2 secs=$3 want p f missing c
+	local s=$1 log=$2 secs=$3 want p f sk missing c
 	want=$(sed -n 's/^MMT-PLAN \([0-9]*\).*/\1/p' "$log" | head -1)
 	p=$(grep -c '^MMT-TEST PASS ' "$log")
 	f=$(grep -c '^MMT-TEST FAIL ' "$log")
+	sk=$(grep -c '^MMT-TEST SKIP ' "$log")
 	grep -E '^MMT-(TEST|INFO) ' "$log" | sed 's/^MMT-TEST /  /; s/^MMT-INFO /    info: /'
-	missing=$(( ${want:-1} - p - f ))
+	missing=$(( ${want:-1} - p - f - sk ))
 	if ! grep -q '^MMT-BOOT' "$log"; then
 		echo "  note: no boot of $s reached init; $(grep -m1 -E 'Kernel panic|Oops' "$log")"
 	fi
@@ -210,7 +211,9 @@ report() {
 	[ $missing -lt 0 ] && missing=0
 	passed=$((passed + p))
 	failed=$((failed + f + missing))
-	echo "  ($s: $p passed, $((f + missing)) failed, $secs s)"
+	c=''
+	[ "$sk" -gt 0 ] && c=", $sk skipped"
+	echo "  ($s: $p passed, $((f + missing)) failed$c, $secs s)"
 }
 
 SOLO=$(scenarios_where LANE solo)

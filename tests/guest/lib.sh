@@ -7,6 +7,9 @@ P=/sys/module/mm_tiering/parameters
 plan() { echo "MMT-PLAN $1"; }
 pass() { n=$1; shift; echo "MMT-TEST PASS $n $*"; }
 fail() { n=$1; shift; echo "MMT-TEST FAIL $n $*"; }
+# skip NAME DETAIL: a result owed but not measured here (counted neither
+# passed nor failed; DETAIL says why)
+skip() { n=$1; shift; echo "MMT-TEST SKIP $n $*"; }
 # check NAME CONDITION-STATUS DETAIL: pass when the previous command succeeded
 check() { if [ "$2" -eq 0 ]; then pass "$1" "$3"; else fail "$1" "$3"; fi; }
 info() { echo "MMT-INFO $*"; }

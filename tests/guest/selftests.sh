@@ -9,10 +9,11 @@
 # twice in one boot, first without the module, then with mm_tiering enabled
 # (a kdamond per node of its own, non-exclusive contexts, migrating the
 # same pages), each test under a timeout.  migration wants three CPUs or
-# more (booted with MMT_SMP=4).  A test passes here when it gives the same result (pass,
-# skip or fail: kselftest's exit codes 0, 4, other) with the module as
-# without it; the one difference a test itself declares is asserted as
-# such: reclaim.sh and lru_sort.sh skip when another kdamond runs (the
+# more (booted with MMT_SMP=4).  A test passes here when it passes with the
+# module as it did without (kselftest's exit codes: 0 pass, 4 skip, other
+# fail); one that skips or fails both ways is reported skipped (below, how a
+# difference is judged); the one difference a test itself declares is
+# asserted as such: reclaim.sh and lru_sort.sh skip when another kdamond runs (the
 # DAMON_RECLAIM and DAMON_LRU_SORT modules start exclusively).  The module
 # must still run, untouched, after them.
 . /mmt/lib.sh
@@ -82,39 +83,49 @@ run with
 [ "$(cat $P/enabled)" = Y ] && [ "$(cat $P/kdamond_pids)" = "$pids" ] &&
 	grep -q '^node=1 .* state=running ' $P/status
 check selftests_module_untouched $? "after: enabled=$(cat $P/enabled) kdamond_pids=$(cat $P/kdamond_pids) (before: $pids)"
-# A test whose two results differ runs again, without the module and then
-# with it: DAMON's selftests time what they check, and under TCG, beside
-# another guest, one fails now and then either way (damos_tried_regions.py
-# without the module, once).  The second pair decides; both are reported.
+# A result with the module is judged against the same test's without it.
+# The same pass: PASS.  The same skip or the same failure: SKIP, not PASS
+# (nothing was measured here: a tool the guest lacks, a test that fails on
+# this machine either way).  A pass with the module where it failed
+# without: PASS.  A failure (or skip) only with the module: the test runs
+# $RERUNS more times with it, and each rerun must give the result it gave
+# without, or it FAILs (DAMON's selftests time what they check, and under
+# TCG beside another guest one fails now and then either way).  Every rerun
+# is reported.
+RERUNS=${RERUNS:-3}
 retry=
 for t in $all; do
 	has $t "$EXCLUSIVE" && continue
-	[ "$(rc_of without $t)" = "$(rc_of with $t)" ] || retry="$retry $t"
+	a=$(rc_of without $t) b=$(rc_of with $t)
+	[ "$a" != "$b" ] && [ "$b" != 0 ] && retry="$retry $t"
 done
 if [ -n "$retry" ]; then
-	info "again, without and with the module:$retry"
-	rmmod mm_tiering
+	info "again with the module, $RERUNS times:$retry"
 	all_tests=$tests all_mtests=$mtests tests='' mtests=''
 	for t in $retry; do
 		if has $t "$all_mtests"; then mtests="$mtests $t"; else tests="$tests $t"; fi
 	done
-	run without2
-	modprobe mm_tiering enabled=Y
-	run with2
+	for r in $(seq $RERUNS); do run again$r; done
 	tests=$all_tests mtests=$all_mtests
 fi
 for t in $all; do
 	a=$(rc_of without $t) b=$(rc_of with $t)
+	d="without: $(word "$a"); with: $(word "$b")"
 	if has $t "$EXCLUSIVE"; then
 		[ "$b" = 4 ] && grep -q 'Another kdamond is running' /tmp/with.$t.log
-		check "selftest_$t" $? "without: $(word "$a"); with: $(word "$b") ($(tail -1 /tmp/with.$t.log)): it skips beside any other kdamond"
+		check "selftest_$t" $? "$d ($(tail -1 /tmp/with.$t.log)): it skips beside any other kdamond"
 	elif has $t "$retry"; then
-		a2=$(rc_of without2 $t) b2=$(rc_of with2 $t)
-		[ "$a2" = "$b2" ]
-		check "selftest_$t" $? "without: $(word "$a"); with: $(word "$b"); again: without: $(word "$a2"); with: $(word "$b2")"
+		ok=0 again=
+		for r in $(seq $RERUNS); do
+			c=$(rc_of again$r $t)
+			again="$again $(word "$c")"
+			[ "$c" = "$a" ] || ok=1
+		done
+		check "selftest_$t" $ok "$d; again with it:$again (each must be $(word "$a"))"
+	elif [ "$a" = "$b" ] && [ "$a" != 0 ]; then
+		skip "selftest_$t" "$d: the same without the module, nothing measured ($(tail -1 /tmp/with.$t.log | cut -c1-80))"
 	else
-		[ "$a" = "$b" ]
-		check "selftest_$t" $? "without: $(word "$a"); with: $(word "$b")"
+		pass "selftest_$t" "$d"
 	fi
 done
 npass=$(awk '$2 == 0' /tmp/with.rc | wc -l)
