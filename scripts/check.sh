@@ -186,6 +186,20 @@ metrics_parse() {
 	fi
 }
 
+# console_reports LOG: the kernel's reports on a boot's console, first line
+# to last, one line each (the console shows warnings and worse: vm.sh's
+# loglevel).  A guest's dmesg_clean reads the ring buffer once, at its end,
+# where an early report may have scrolled out; the console keeps all.  A
+# guest script names reports it provokes and counts itself by printing
+# "MMT-ALLOW <ERE>" first (offline: the offline's own allocation failures).
+REPORT='WARNING:|BUG:|Oops|general protection fault|Kernel panic|possible (circular|recursive) locking|inconsistent lock state|blocked for more than|invoked oom-killer|page allocation failure|UBSAN:|KASAN:|KFENCE:|detected stall|soft lockup|hard LOCKUP'
+console_reports() {
+	local allow
+	allow=$(sed -n 's/^MMT-ALLOW //p' "$1" | paste -sd'|')
+	grep -E "^\[ *[0-9]+\.[0-9]+\] .*($REPORT)" "$1" |
+		if [ -n "$allow" ]; then grep -vE "$allow"; else cat; fi
+}
+
 # report NAME LOG SECONDS: print the results of one boot and count them
 report() {
 	local s=$1 log=$2 secs=$3 want p f sk missing c
@@ -206,6 +220,14 @@ report() {
 		echo "  FAIL $s: the guest did not finish (see ${log#"$MMT_TOP"/})"
 		grep -E 'Kernel panic|BUG|Oops|WARNING|possible .* locking' "$log" | head -5 | sed 's/^/    /'
 		[ $missing -lt 1 ] && missing=1
+	fi
+	c=$(console_reports "$log")
+	if [ -z "$c" ]; then
+		echo "  PASS ${s}_console_clean no kernel report on the console"
+		p=$((p + 1))
+	else
+		echo "  FAIL ${s}_console_clean $(echo "$c" | wc -l) kernel report(s) on the console, the first: $(echo "$c" | head -1)"
+		f=$((f + 1))
 	fi
 	[ $missing -gt 0 ] && echo "  FAIL $s: $missing result(s) never reported"
 	[ $missing -lt 0 ] && missing=0
