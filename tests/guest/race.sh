@@ -5,9 +5,9 @@
 # is loaded and removed, round after round.  Before the fix a write landing
 # during module_exit() started kdamonds that ran the freed module text (a
 # kernel panic in the second round).  Asserted: the kernel survives every
-# round, no kdamond or module is left, dmesg is clean.  Then, with
-# DAMON_STAT on, a modprobe enabled=Y that fails while a writer toggles
-# enabled: nothing of ours survives the failed load.
+# round, no kdamond or module is left after any round, dmesg is clean.
+# Then, with DAMON_STAT on, modprobe enabled=Y: refused every time alone,
+# and while a writer toggles enabled nothing of ours survives any load.
 # mmt.scale=N on the kernel command line (MMT_SCALE) multiplies the rounds.
 . /mmt/lib.sh
 plan 4
@@ -48,7 +48,7 @@ reader() {
 
 writer 2>/dev/null & w1=$!
 reader 2>/dev/null & r1=$!
-i=0 left=0 loads=0 t0=$(date +%s)
+i=0 left=0 mods=0 loads=0 t0=$(date +%s)
 # more_time: within secs, or within max_secs while short of MIN_ROUNDS
 more_time() {
 	el=$(($(date +%s) - t0))
@@ -66,6 +66,10 @@ while [ $i -lt $rounds ] && more_time; do
 		rmmod mm_tiering 2>/dev/null
 		n=$((n + 1)); [ $n -gt 50 ] && break
 	done
+	if grep -q '^mm_tiering ' /proc/modules; then
+		mods=$((mods + 1))
+		[ $mods -le 3 ] && info "round $i: the module still loaded after $n rmmods"
+	fi
 	# with the module gone, no kdamond may run (DAMON_STAT is off)
 	sleep 0.05
 	k=$(kdamonds | wc -l)
@@ -78,9 +82,9 @@ kill $w1 $r1
 wait 2>/dev/null
 refused=$(dmesg | grep -c 'enabled: the module is being removed')
 info "$i rounds in $(($(date +%s) - t0)) s, $loads loads; writes refused during removal: $refused (rate-limited count)"
-[ $i -ge $MIN_ROUNDS ] && [ $left -eq 0 ] && [ -z "$(kdamonds)" ] &&
+[ $i -ge $MIN_ROUNDS ] && [ $left -eq 0 ] && [ $mods -eq 0 ] && [ -z "$(kdamonds)" ] &&
 	! grep -q '^mm_tiering ' /proc/modules
-check rmmod_races_enabled_writers $? "$i rounds (at least $MIN_ROUNDS, in at most $max_secs s) of modprobe/rmmod under an enabled writer and a reader: rounds with a kdamond left $left, module left $(grep -c '^mm_tiering ' /proc/modules)"
+check rmmod_races_enabled_writers $? "$i rounds (at least $MIN_ROUNDS, in at most $max_secs s) of modprobe/rmmod under an enabled writer and a reader: rounds with a kdamond left $left, with the module left $mods"
 dmesg_clean >/dev/null
 check rmmod_race_dmesg_clean $? "$(splat_head)"
 
@@ -93,21 +97,31 @@ load="modprobe mm_tiering"
 [ -e $stat ] && echo Y > $stat
 [ -e $stat ] || { load="insmod /mmt/ko/no-symbol.ko"; why="a DAMON symbol missing"; }
 stat_pids=$(kdamonds)
+# alone, every load refuses: enabled=Y cannot start
+alone=0
+for j in 1 2 3; do
+	$load enabled=Y 2>/dev/null || alone=$((alone + 1))
+	rmmod mm_tiering 2>/dev/null
+done
 writer 2>/dev/null & w1=$!
-fails=0 j=0
+fails=0 j=0 stray=0
 while [ $j -lt $((i / 4)) ] || [ $j -lt 3 ]; do
 	j=$((j + 1))
 	$load enabled=Y 2>/dev/null ||
 		fails=$((fails + 1))
 	rmmod mm_tiering 2>/dev/null
+	# nothing of ours after any load, refused or not
+	{ [ "$(kdamonds)" = "$stat_pids" ] && ! grep -q '^mm_tiering ' /proc/modules; } ||
+		stray=$((stray + 1))
 done
 kill $w1
 wait 2>/dev/null
-# a load refuses when enabled is still Y at module_init(); the writer may
-# have written N by then, and that load succeeds starting nothing: either
-# way no kdamond of ours may be left
-[ "$(kdamonds)" = "$stat_pids" ] && ! grep -q '^mm_tiering ' /proc/modules
-check failed_load_races_writer $? "$fails of $j loads refused ($why), the others started nothing; kdamonds: $(kdamonds | wc -l) (before: $(echo $stat_pids | wc -w))"
+# beside the writer a load refuses when enabled is still Y at
+# module_init(); the writer may have written N by then, and that load
+# succeeds starting nothing
+[ $alone -eq 3 ] && [ $stray -eq 0 ] && [ "$(kdamonds)" = "$stat_pids" ] &&
+	! grep -q '^mm_tiering ' /proc/modules
+check failed_load_races_writer $? "alone $alone of 3 loads refused ($why); beside the writer $fails of $j refused, loads that left a kdamond or the module: $stray; kdamonds: $(kdamonds | wc -l) (before: $(echo $stat_pids | wc -w))"
 [ -e $stat ] && echo N > $stat
 dmesg_clean >/dev/null
 check failed_load_dmesg_clean $? "$(splat_head)"
