@@ -96,7 +96,7 @@ static int mmt_wait_commit(struct mmt_node *n, unsigned long deadline)
 {
 	bool pending, running;
 
-	while (!wait_for_completion_timeout(&n->commit_done, HZ / 10)) {
+	while (!wait_for_completion_timeout(&n->commit.done, HZ / 10)) {
 		running = mmt_damon_is_running(n->ctx);
 		if (running && time_before(jiffies, deadline)) {
 			/* it was busy when woken, and went to sleep since */
@@ -108,9 +108,9 @@ static int mmt_wait_commit(struct mmt_node *n, unsigned long deadline)
 		 * will; or late: withdrawn unless it is applying it now
 		 */
 		spin_lock(&mmt_stat_lock);
-		pending = n->commit_src && !n->commit_busy;
+		pending = n->commit.src && !n->commit.busy;
 		if (pending)
-			n->commit_src = NULL;
+			n->commit.src = NULL;
 		spin_unlock(&mmt_stat_lock);
 		if (pending) {
 			if (running)
@@ -122,7 +122,7 @@ static int mmt_wait_commit(struct mmt_node *n, unsigned long deadline)
 			break;
 		/* being applied: done within this sample */
 	}
-	return n->commit_err;
+	return n->commit.err;
 }
 
 /*
@@ -145,10 +145,10 @@ static int mmt_commit_nodes(struct damon_ctx **src, const struct mmt_cfg *cfg,
 		/* a stopped kdamond takes nothing (the rollback's case) */
 		if (n->stopped)
 			continue;
-		init_completion(&n->commit_done);
+		init_completion(&n->commit.done);
 		spin_lock(&mmt_stat_lock);
-		n->commit_src = src[i];
-		n->commit_bw = cfg->bandwidth && n->tier == MMT_TIER_LOWER;
+		n->commit.src = src[i];
+		n->commit.bw = cfg->bandwidth && n->tier == MMT_TIER_LOWER;
 		spin_unlock(&mmt_stat_lock);
 		mmt_wake_kdamond(n->ctx);
 	}
@@ -213,7 +213,7 @@ static void mmt_clear_knobs(void)
 
 	spin_lock(&mmt_stat_lock);
 	for (i = 0; i < mmt_nr_nodes; i++)
-		mmt_nodes[i]->knob_set = false;
+		mmt_nodes[i]->knob.set = false;
 	spin_unlock(&mmt_stat_lock);
 }
 

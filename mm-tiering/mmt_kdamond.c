@@ -85,9 +85,9 @@ static void mmt_tune_intervals(struct mmt_node *n, unsigned long min_us,
 	struct damon_target *t;
 	unsigned long us;
 
-	if (!max_nr || ++n->tune_aggrs < MMT_TUNE_AGGRS)
+	if (!max_nr || ++n->own.tune_aggrs < MMT_TUNE_AGGRS)
 		return;
-	n->tune_aggrs = 0;
+	n->own.tune_aggrs = 0;
 	damon_for_each_target(t, ctx) {
 		damon_for_each_region(r, t) {
 			u64 sz = r->ar.end - r->ar.start;
@@ -114,24 +114,24 @@ static void mmt_apply_knobs(struct mmt_node *n, struct damos *s, int idx,
 
 	if (n->bw) {
 		/* bandwidth mode: the two distribution schemes' quotas only */
-		s->quota.sz = n->sch[idx].knob_sz;
+		s->quota.sz = n->knob.sz[idx];
 		return;
 	}
 	if (idx)
 		return;
-	s->quota.sz = n->sch[0].knob_sz;
+	s->quota.sz = n->knob.sz[0];
 	if (n->tier == MMT_TIER_LOWER) {
 		s->pattern.min_nr_accesses =
-			mmt_heat_min_accesses(n->knob_heat, max_nr, aggr_us);
+			mmt_heat_min_accesses(n->knob.heat, max_nr, aggr_us);
 	} else {
-		s->pattern.max_nr_accesses = n->knob_heat <= 1 ? 0 :
-			mmt_heat_min_accesses(n->knob_heat, max_nr,
+		s->pattern.max_nr_accesses = n->knob.heat <= 1 ? 0 :
+			mmt_heat_min_accesses(n->knob.heat, max_nr,
 					      aggr_us) - 1;
-		s->pattern.min_age_region = n->knob_min_age;
+		s->pattern.min_age_region = n->knob.min_age;
 	}
-	if (n->knob_goal)
+	if (n->knob.goal)
 		mmt_for_each_goal(g, s)
-			g->target_value = n->knob_goal;
+			g->target_value = n->knob.goal;
 }
 
 /*
@@ -146,9 +146,9 @@ static int mmt_take_commit(struct mmt_node *n)
 	int err;
 
 	spin_lock(&mmt_stat_lock);
-	src = n->commit_src;
-	bw = n->commit_bw;
-	n->commit_busy = !!src;
+	src = n->commit.src;
+	bw = n->commit.bw;
+	n->commit.busy = !!src;
 	spin_unlock(&mmt_stat_lock);
 	if (!src)
 		return 0;
@@ -166,16 +166,16 @@ static int mmt_take_commit(struct mmt_node *n)
 		 * admission give back
 		 */
 		for (i = 0; i < MMT_NR_SCHEMES; i++) {
-			n->sch[i].held = false;
-			n->sch[i].capped = false;
-			n->sch[i].raised = false;
+			n->own.sch[i].held = false;
+			n->own.sch[i].capped = false;
+			n->own.sch[i].raised = false;
 		}
 	}
-	n->commit_err = err;
-	n->commit_src = NULL;
-	n->commit_busy = false;
+	n->commit.err = err;
+	n->commit.src = NULL;
+	n->commit.busy = false;
 	spin_unlock(&mmt_stat_lock);
-	complete(&n->commit_done);
+	complete(&n->commit.done);
 	return err;
 }
 
@@ -271,7 +271,7 @@ static void mmt_feed_goals(struct mmt_node *n, struct damos *s, int idx,
  * the one they had.  Stat lock held.
  */
 static void mmt_hold_promotion(const struct mmt_node *n, struct damos *s,
-			       struct mmt_scheme_state *ss, bool knob_sz)
+			       struct mmt_scheme_own *ss, bool knob_sz)
 {
 	if (n->tier == MMT_TIER_LOWER && mmt_offline_hold()) {
 		if (!ss->held) {
@@ -292,7 +292,7 @@ static void mmt_hold_promotion(const struct mmt_node *n, struct damos *s,
  * sample's admission changed, so that the knobs, the hold and a commit see
  * the scheme's own values.  Stat lock held.
  */
-static void mmt_admit_undo(struct damos *s, struct mmt_scheme_state *ss)
+static void mmt_admit_undo(struct damos *s, struct mmt_scheme_own *ss)
 {
 	struct damos_quota_goal *g;
 
@@ -315,7 +315,7 @@ static void mmt_admit_undo(struct damos *s, struct mmt_scheme_state *ss)
  * took the process allocating there.
  */
 static void mmt_admit(const struct mmt_node *n, struct damos *s, int idx,
-		      struct mmt_scheme_state *ss)
+		      struct mmt_scheme_own *ss)
 {
 	struct damos_quota_goal *g;
 	struct mmt_pages pages;
@@ -369,25 +369,26 @@ static void mmt_scheme_report(struct mmt_node *n, struct damos *s, int idx,
 {
 	unsigned long aggr_us = n->ctx->attrs.aggr_interval;
 	unsigned int max_nr = aggr_us / max(n->ctx->attrs.sample_interval, 1UL);
-	struct mmt_scheme_state *ss = &n->sch[idx];
+	struct mmt_scheme_own *own = &n->own.sch[idx];
+	struct mmt_scheme_seen *seen = &n->seen.sch[idx];
 	struct damos_quota_goal *g;
 
 	mmt_feed_goals(n, s, idx, regions);
-	mmt_admit_undo(s, ss);
+	mmt_admit_undo(s, own);
 	if (knobs)
 		mmt_apply_knobs(n, s, idx, max_nr, aggr_us);
-	mmt_hold_promotion(n, s, ss, knobs && (n->bw || !idx));
-	mmt_admit(n, s, idx, ss);
-	ss->stat = s->stat;
+	mmt_hold_promotion(n, s, own, knobs && (n->bw || !idx));
+	mmt_admit(n, s, idx, own);
+	seen->stat = s->stat;
 	mmt_for_each_goal(g, s) {
-		ss->goal_current = g->current_value;
-		ss->goal_target = g->target_value;
+		seen->goal_current = g->current_value;
+		seen->goal_target = g->target_value;
 	}
 }
 
 /*
  * Runs in each kdamond after every sample: apply a commit handed over, then
- * publish the schemes' state (n->sch[], by scheme), the heat histogram and
+ * publish the schemes' state (n->seen, by scheme), the heat histogram and
  * the bytes the first scheme's pattern matches; apply the controller's
  * knobs, and hold promotion while memory goes offline.  Without @change
  * (6.12, between preparing and checking accesses: mmt_compat.h) no commit
@@ -416,17 +417,17 @@ int mmt_report_fn(void *data, bool change)
 		return 0;
 	mmt_walk_regions(n, first, &regions);
 	spin_lock(&mmt_stat_lock);
-	n->eligible = regions.eligible;
-	memcpy(n->heat, regions.heat, sizeof(n->heat));
-	n->idle = regions.idle;
-	n->sample_us = n->ctx->attrs.sample_interval;
-	n->aggr_us = n->ctx->attrs.aggr_interval;
-	n->nr_regions = regions.nr;
-	knobs = n->knob_set;
-	min_us = n->knob_min_sample_us;
-	max_us = n->knob_max_sample_us;
-	n->esz = first->quota.esz;
-	n->prime = mmt_prime_state(n, first);
+	n->seen.eligible = regions.eligible;
+	memcpy(n->seen.heat, regions.heat, sizeof(n->seen.heat));
+	n->seen.idle = regions.idle;
+	n->seen.sample_us = n->ctx->attrs.sample_interval;
+	n->seen.aggr_us = n->ctx->attrs.aggr_interval;
+	n->seen.nr_regions = regions.nr;
+	knobs = n->knob.set;
+	min_us = n->knob.min_sample_us;
+	max_us = n->knob.max_sample_us;
+	n->seen.esz = first->quota.esz;
+	n->seen.prime = mmt_prime_state(n, first);
 	damon_for_each_scheme(s, n->ctx) {
 		mmt_scheme_report(n, s, idx, &regions, knobs);
 		/* capacity mode: the priming walk follows (mmt_ctx.c) */
@@ -439,7 +440,7 @@ int mmt_report_fn(void *data, bool change)
 				   knobs ? max_us : MMT_MAX_SAMPLE_US);
 	if (knobs && change)
 		mmt_apply_sampling(n, min_us, max_us);
-	WRITE_ONCE(n->hook_ns, n->hook_ns + ktime_get_ns() - t0);
+	WRITE_ONCE(n->own.hook_ns, n->own.hook_ns + ktime_get_ns() - t0);
 	return 0;
 }
 

@@ -130,21 +130,21 @@ static void mmt_set_knobs(struct mmt_node *n, u64 per_period,
 			  unsigned long goal, bool backoff)
 {
 	spin_lock(&mmt_stat_lock);
-	n->sch[0].knob_sz = mmt_knob_sz(per_period);
-	n->knob_heat = heat;
+	n->knob.sz[0] = mmt_knob_sz(per_period);
+	n->knob.heat = heat;
 	/* wider gap per level: older to demote */
-	n->knob_min_age = MMT_AGE_PER_LEVEL * level;
-	n->knob_goal = goal;
+	n->knob.min_age = MMT_AGE_PER_LEVEL * level;
+	n->knob.goal = goal;
 	if (backoff && n->tier == MMT_TIER_LOWER) {
-		n->knob_min_sample_us = MMT_BO_LOW_SAMPLE_US;
-		n->knob_max_sample_us = MMT_BO_LOW_SAMPLE_US;
+		n->knob.min_sample_us = MMT_BO_LOW_SAMPLE_US;
+		n->knob.max_sample_us = MMT_BO_LOW_SAMPLE_US;
 	} else {
-		n->knob_min_sample_us = MMT_MIN_SAMPLE_US *
+		n->knob.min_sample_us = MMT_MIN_SAMPLE_US *
 					(backoff ? MMT_BO_SAMPLE_MUL : 1);
-		n->knob_max_sample_us = backoff ? MMT_BO_MAX_SAMPLE_US :
+		n->knob.max_sample_us = backoff ? MMT_BO_MAX_SAMPLE_US :
 					MMT_CTL_MAX_SAMPLE_US;
 	}
-	n->knob_set = true;
+	n->knob.set = true;
 	spin_unlock(&mmt_stat_lock);
 }
 
@@ -153,26 +153,26 @@ static void mmt_set_knobs_bw(struct mmt_node *n, u64 up, u64 down)
 {
 	spin_lock(&mmt_stat_lock);
 	/* per quota reset of the distribution schemes (once a second) */
-	n->sch[0].knob_sz = clamp_t(u64, div64_u64(up * MMT_BW_RESET_MS,
+	n->knob.sz[0] = clamp_t(u64, div64_u64(up * MMT_BW_RESET_MS,
 						   mmt_period_ms),
 				    PAGE_SIZE, ULONG_MAX);
-	n->sch[1].knob_sz = clamp_t(u64, div64_u64(down * MMT_BW_RESET_MS,
+	n->knob.sz[1] = clamp_t(u64, div64_u64(down * MMT_BW_RESET_MS,
 						   mmt_period_ms),
 				    PAGE_SIZE, ULONG_MAX);
 	/* no back-off: the lower context keeps sampling actively */
-	n->knob_min_sample_us = MMT_MIN_SAMPLE_US;
-	n->knob_max_sample_us = MMT_CTL_MAX_SAMPLE_US;
-	n->knob_set = true;
+	n->knob.min_sample_us = MMT_MIN_SAMPLE_US;
+	n->knob.max_sample_us = MMT_CTL_MAX_SAMPLE_US;
+	n->knob.set = true;
 	spin_unlock(&mmt_stat_lock);
 }
 
 /* Bandwidth mode: the shares lower node @n's context measured. */
 static void mmt_bw_obs(const struct mmt_node *n, struct mmt_obs *o)
 {
-	o->hot = n->eligible;
-	o->share = n->sch[0].goal_current;
-	o->share_low = n->sch[1].goal_current;
-	o->share_target = n->sch[0].goal_target + MMT_BW_DEADBAND_BP;
+	o->hot = n->seen.eligible;
+	o->share = n->seen.sch[0].goal_current;
+	o->share_low = n->seen.sch[1].goal_current;
+	o->share_target = n->seen.sch[0].goal_target + MMT_BW_DEADBAND_BP;
 }
 
 /*
@@ -197,19 +197,19 @@ static bool mmt_observe(struct mmt_pair *p, u64 budget, int *nr_prom)
 
 		if (n->tier != MMT_TIER_LOWER || n->target != p->upper)
 			continue;
-		prom += n->sch[0].stat.sz_applied;
-		push += n->sch[1].stat.sz_applied;
-		tried += n->sch[0].stat.sz_tried;
-		passed += mmt_stat_passed(&n->sch[0].stat);
+		prom += n->seen.sch[0].stat.sz_applied;
+		push += n->seen.sch[1].stat.sz_applied;
+		tried += n->seen.sch[0].stat.sz_tried;
+		passed += mmt_stat_passed(&n->seen.sch[0].stat);
 		for (j = 0; j < MMT_NR_HEAT; j++)
-			o->low[j] += n->heat[j];
+			o->low[j] += n->seen.heat[j];
 		/* bandwidth mode: the first lower node's context */
 		if (!(*nr_prom)++)
 			mmt_bw_obs(n, o);
 	}
-	dem = p->demoter->sch[0].stat.sz_applied;
-	memcpy(o->up, p->demoter->heat, sizeof(o->up));
-	o->up_idle = p->demoter->idle;
+	dem = p->demoter->seen.sch[0].stat.sz_applied;
+	memcpy(o->up, p->demoter->seen.heat, sizeof(o->up));
+	o->up_idle = p->demoter->seen.idle;
 	spin_unlock(&mmt_stat_lock);
 	o->moved_up = mmt_counter_delta(prom, p->last_prom);
 	o->moved_down = mmt_counter_delta(push, p->last_push) +
@@ -351,12 +351,12 @@ static void mmt_pair_seed(struct mmt_pair *p)
 
 		if (n->tier != MMT_TIER_LOWER || n->target != p->upper)
 			continue;
-		p->last_prom += n->sch[0].stat.sz_applied;
-		p->last_push += n->sch[1].stat.sz_applied;
-		p->last_tried += n->sch[0].stat.sz_tried;
-		p->last_passed += mmt_stat_passed(&n->sch[0].stat);
+		p->last_prom += n->seen.sch[0].stat.sz_applied;
+		p->last_push += n->seen.sch[1].stat.sz_applied;
+		p->last_tried += n->seen.sch[0].stat.sz_tried;
+		p->last_passed += mmt_stat_passed(&n->seen.sch[0].stat);
 	}
-	p->last_dem = p->demoter->sch[0].stat.sz_applied;
+	p->last_dem = p->demoter->seen.sch[0].stat.sz_applied;
 	spin_unlock(&mmt_stat_lock);
 }
 
@@ -438,7 +438,7 @@ static u64 mmt_pair_hook_ns(const struct mmt_pair *p)
 
 		if (n->nid == p->upper ||
 		    (n->tier == MMT_TIER_LOWER && n->target == p->upper))
-			ns += READ_ONCE(n->hook_ns);
+			ns += READ_ONCE(n->own.hook_ns);
 	}
 	return ns;
 }

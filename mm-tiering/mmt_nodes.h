@@ -23,89 +23,125 @@
  */
 #define MMT_NR_SCHEMES	2
 
-/* What a kdamond last reported of one scheme, and the quota set for it. */
-struct mmt_scheme_state {
+/*
+ * A node's state in parts by who writes it and under which rule; a field
+ * is read or written only as its part says.
+ */
+
+/* One scheme as its kdamond last published it. */
+struct mmt_scheme_seen {
 	struct damos_stat stat;
 	unsigned long goal_current;
 	unsigned long goal_target;
-	/* controller output: quota size, applied by the kdamond */
-	unsigned long knob_sz;
-	/* promotion held while memory goes offline: the quota size it had */
-	bool held;
-	unsigned long held_sz;
-	/*
-	 * admission (mmt_kdamond.c), kdamond only: the quota size a promoting
-	 * scheme had before admission capped it, the goal target an upper
-	 * node's free goal had before its floor raised it
-	 */
-	bool capped;
-	unsigned long uncapped_sz;
-	bool raised;
-	unsigned long unraised_goal;
 };
 
-/* Per tiered node: its context and what its kdamond last reported. */
-struct mmt_node {
-	int nid;
-	enum mmt_tier tier;
-	int target;
-	/* lower nodes promoting into @target, this one among them; unlocked */
-	unsigned int promoters;
-	struct damon_ctx *ctx;
-	struct mmt_hook report;
-	/* the node's memory its context was built on (mmt_lock) */
-	struct mmt_ranges ranges;
-	/* written by the kdamond, read by getters and the loop; stat lock */
-	struct mmt_scheme_state sch[MMT_NR_SCHEMES];
-	/* bandwidth mode (a lower node's context with two schemes) */
-	bool bw;
+/*
+ * What a node's kdamond publishes after every sample, for the control loop
+ * and the status: written by the kdamond, read by others; mmt_stat_lock.
+ */
+struct mmt_seen {
+	struct mmt_scheme_seen sch[MMT_NR_SCHEMES];
+	/* the first scheme's effective quota, bytes */
 	unsigned long esz;
 	unsigned long sample_us;
 	unsigned long aggr_us;
 	unsigned int nr_regions;
 	/* the priming walk (mmt_ctx.c): "none", "walking" or "done" */
 	const char *prime;
-	/* bytes of regions the scheme's access pattern matches */
+	/* bytes of regions the first scheme's access pattern matches */
 	unsigned long eligible;
 	/* bytes of regions per heat bucket (mmt_heat_bucket()) */
 	u64 heat[MMT_NR_HEAT];
 	/* of heat[0], the bytes of idle regions (mmt_region_idle()) */
 	u64 idle;
-	/* controller outputs, applied by the kdamond; stat lock */
-	bool knob_set;
+};
+
+/*
+ * The control loop's outputs for a node, applied whole by its kdamond after
+ * the next sample: written by the loop, read by the kdamond; mmt_stat_lock.
+ */
+struct mmt_knobs {
+	bool set;
+	/* quota sizes, bytes per quota interval, by scheme */
+	unsigned long sz[MMT_NR_SCHEMES];
 	/* promoters: least heat bucket; demoters: buckets below this */
-	unsigned int knob_heat;
-	unsigned int knob_min_age;
-	unsigned long knob_goal;	/* goal target value, 0: keep */
-	unsigned long knob_min_sample_us;
-	unsigned long knob_max_sample_us;
-	/* bandwidth mode: the loop's last moves up and down, per period */
-	u64 bw_up, bw_down;
-	/*
-	 * the module's own time in the kdamond (mmt_report_fn(), every
-	 * sample), in ns: written by the kdamond alone, read unlocked
-	 */
-	u64 hook_ns;
-	/* aggregations since the module last tuned the intervals; kdamond */
+	unsigned int heat;
+	unsigned int min_age;
+	unsigned long goal;	/* goal target value, 0: keep */
+	unsigned long min_sample_us;
+	unsigned long max_sample_us;
+};
+
+/*
+ * What the kdamond changed in one of its schemes and gives back: the quota
+ * size a promotion hold (while memory goes offline) or admission replaced,
+ * the goal target an upper node's floor raised (mmt_kdamond.c).
+ */
+struct mmt_scheme_own {
+	bool held;
+	unsigned long held_sz;
+	bool capped;
+	unsigned long uncapped_sz;
+	bool raised;
+	unsigned long unraised_goal;
+};
+
+/* The kdamond's own: no other thread writes these. */
+struct mmt_kdamond_own {
+	struct mmt_scheme_own sch[MMT_NR_SCHEMES];
+	/* aggregations since the module last tuned the intervals */
 	unsigned int tune_aggrs;
 	/*
-	 * a commit handed to the kdamond, whether the kdamond is applying it
-	 * (then only the kdamond clears commit_src), and its result; stat
-	 * lock
+	 * the module's own time in the kdamond (mmt_report_fn(), every
+	 * sample), ns; read unlocked (READ_ONCE) by the loop
 	 */
-	struct damon_ctx *commit_src;
-	bool commit_busy;
-	bool commit_bw;
-	int commit_err;
-	struct completion commit_done;
-	/* why the kdamond stopped (one word), NULL while it runs; mmt_lock */
+	u64 hook_ns;
+};
+
+/*
+ * A commit handed to the kdamond (mmt_commit.c), whether the kdamond is
+ * applying it (then only the kdamond clears @src), and its result;
+ * mmt_stat_lock.
+ */
+struct mmt_commit_slot {
+	struct damon_ctx *src;
+	bool busy;
+	bool bw;
+	int err;
+	struct completion done;
+};
+
+/* Per tiered node: its context and its state, in the parts above. */
+struct mmt_node {
+	/* set when the node is built, fixed while its kdamond runs */
+	int nid;
+	enum mmt_tier tier;
+	int target;
+	struct damon_ctx *ctx;
+	struct mmt_hook report;
+	/* lower nodes promoting into @target, this one among them; READ_ONCE */
+	unsigned int promoters;
+	/*
+	 * bandwidth mode (a lower node's context with two schemes): set when
+	 * built, switched by the kdamond at a commit; mmt_stat_lock
+	 */
+	bool bw;
+	/* mmt_lock: the node's memory its context was built on */
+	struct mmt_ranges ranges;
+	/* mmt_lock: why the kdamond stopped (one word), NULL while it runs */
 	const char *stopped;
 	int stop_err;
+	/* the loop's own (mmt_lock): bandwidth mode's last moves per period */
+	u64 bw_up, bw_down;
+	struct mmt_seen seen;
+	struct mmt_knobs knob;
+	struct mmt_commit_slot commit;
+	struct mmt_kdamond_own own;
 };
 
 /* Serializes enable, disable, commit and the control loop. */
 extern struct mutex mmt_lock;
-/* Protects the kdamond-published fields and the knobs of struct mmt_node. */
+/* Protects each node's seen, knob, commit and bw. */
 extern spinlock_t mmt_stat_lock;
 /*
  * The running nodes, mmt_nr_nodes of them; each its own allocation, which

@@ -42,29 +42,29 @@ static long mmt_out_value(struct mmt_node *n, enum mmt_out what)
 	case MMT_OUT_PIDS:
 		return mmt_damon_kdamond_pid(n->ctx);
 	case MMT_OUT_PROMOTED:
-		return n->tier == MMT_TIER_LOWER ? n->sch[0].stat.sz_applied : 0;
+		return n->tier == MMT_TIER_LOWER ? n->seen.sch[0].stat.sz_applied : 0;
 	case MMT_OUT_DEMOTED:
 		/* bandwidth mode: hot pages pushed down to a lower node */
 		if (n->bw)
-			return n->sch[1].stat.sz_applied;
-		return n->tier == MMT_TIER_UPPER ? n->sch[0].stat.sz_applied : 0;
+			return n->seen.sch[1].stat.sz_applied;
+		return n->tier == MMT_TIER_UPPER ? n->seen.sch[0].stat.sz_applied : 0;
 	case MMT_OUT_TRIED:
-		return n->sch[0].stat.sz_tried;
+		return n->seen.sch[0].stat.sz_tried;
 	case MMT_OUT_FAILED:
 		/* passed the filters but did not move */
-		return mmt_stat_failed(&n->sch[0].stat);
+		return mmt_stat_failed(&n->seen.sch[0].stat);
 	case MMT_OUT_NR_TRIED:
-		return n->sch[0].stat.nr_tried;
+		return n->seen.sch[0].stat.nr_tried;
 	case MMT_OUT_NR_PROMOTED:
-		return n->tier == MMT_TIER_LOWER ? n->sch[0].stat.nr_applied : 0;
+		return n->tier == MMT_TIER_LOWER ? n->seen.sch[0].stat.nr_applied : 0;
 	case MMT_OUT_NR_DEMOTED:
 		if (n->bw)
-			return n->sch[1].stat.nr_applied;
-		return n->tier == MMT_TIER_UPPER ? n->sch[0].stat.nr_applied : 0;
+			return n->seen.sch[1].stat.nr_applied;
+		return n->tier == MMT_TIER_UPPER ? n->seen.sch[0].stat.nr_applied : 0;
 	case MMT_OUT_QT_EXCEEDS:
 		/* both schemes of a bandwidth-mode context */
-		return n->sch[0].stat.qt_exceeds +
-		       (n->bw ? n->sch[1].stat.qt_exceeds : 0);
+		return n->seen.sch[0].stat.qt_exceeds +
+		       (n->bw ? n->seen.sch[1].stat.qt_exceeds : 0);
 	}
 	return 0;
 }
@@ -150,8 +150,8 @@ static void mmt_status_write(struct seq_buf *sb)
 
 		spin_lock(&mmt_stat_lock);
 		/* DAMOS's convention: 10000 is on target; 0 before a sample */
-		if (mmt_goal_score(n->sch[0].goal_current,
-				   n->sch[0].goal_target, &score))
+		if (mmt_goal_score(n->seen.sch[0].goal_current,
+				   n->seen.sch[0].goal_target, &score))
 			score = 0;
 		seq_buf_printf(sb, "node=%d tier=%s action=%s target=%d goal=%s goal_target=%lu goal_current=%lu score=%lu esz=%lu sample_us=%lu aggr_us=%lu nr_regions=%u prime=%s state=%s err=%d\n",
 			       n->nid,
@@ -160,17 +160,17 @@ static void mmt_status_write(struct seq_buf *sb)
 			       n->target,
 			       n->tier == MMT_TIER_UPPER ? "free_bp" :
 			       n->bw ? "eligible_bp" : "used_bp",
-			       n->sch[0].goal_target, n->sch[0].goal_current,
-			       score, n->esz, n->sample_us, n->aggr_us,
-			       n->nr_regions, n->prime ?: "none",
+			       n->seen.sch[0].goal_target, n->seen.sch[0].goal_current,
+			       score, n->seen.esz, n->seen.sample_us, n->seen.aggr_us,
+			       n->seen.nr_regions, n->seen.prime ?: "none",
 			       n->stopped ?: "running",
 			       n->stop_err);
 		/* bandwidth mode: the scheme moving hot pages down */
 		if (n->bw)
 			seq_buf_printf(sb, "node=%d scheme=push target=%d goal=eligible_bp goal_target=%lu goal_current=%lu pushed=%llu\n",
-				       n->nid, n->nid, n->sch[1].goal_target,
-				       n->sch[1].goal_current,
-				       (u64)n->sch[1].stat.sz_applied);
+				       n->nid, n->nid, n->seen.sch[1].goal_target,
+				       n->seen.sch[1].goal_current,
+				       (u64)n->seen.sch[1].stat.sz_applied);
 		spin_unlock(&mmt_stat_lock);
 	}
 	mmt_loop_show(sb);
@@ -243,7 +243,7 @@ static int mmt_heat_show(struct seq_file *m, void *v)
 		u64 heat[MMT_NR_HEAT];
 
 		spin_lock(&mmt_stat_lock);
-		memcpy(heat, n->heat, sizeof(heat));
+		memcpy(heat, n->seen.heat, sizeof(heat));
 		spin_unlock(&mmt_stat_lock);
 		seq_printf(m, "node=%d tier=%s heat_kib=", n->nid,
 			   n->tier == MMT_TIER_UPPER ? "upper" : "lower");
