@@ -241,10 +241,11 @@ rc=$?
 share=$(status_kv 'pair=0 mode=bandwidth' share_target)
 I=access0/initiators/read_bandwidth
 b0=$(cat /sys/devices/system/node/node0/$I) b1=$(cat /sys/devices/system/node/node1/$I)
-want=$((10000 * b0 / (b0 + b1)))
+# 73728 / (73728 + 26624) MB/s, rounded to nearest (bw.sh)
+want=7347
 echo capacity > $P/mode && echo Y > $P/commit_inputs
-[ $rc -eq 0 ] && [ -n "$share" ] && [ "$share" -ge $want ] &&
-	[ "$share" -le $((want + 1)) ] && [ "$(cat $P/enabled)" = Y ] &&
+[ $rc -eq 0 ] && [ "$b0 $b1" = "73728 26624" ] && [ "$share" = $want ] &&
+	[ "$(cat $P/enabled)" = Y ] &&
 	! dmesg | grep -q 'possible recursive locking\|possible circular locking'
 check bandwidth_hmat_commit $? "bandwidth mode from HMAT ($b0 and $b1 MB/s) committed under load, then enabled N/Y: rc=$rc share_target=${share:-none} ($want expected), lockdep $(dmesg | grep -c 'possible .* locking') reports"
 
