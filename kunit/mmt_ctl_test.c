@@ -69,9 +69,12 @@ static void mmt_pi_windup_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, mmt_pi_step(&pi, -500 * MiB, 0, 20 * MiB),
 				0LL);
 	KUNIT_EXPECT_EQ(test, pi.integ, 0LL);
-	/* so a new shortfall is acted on at once */
+	/*
+	 * so a new shortfall is acted on at once: 5 MiB, plus the integral's
+	 * tenth of it, 0.5 MiB
+	 */
 	KUNIT_EXPECT_EQ(test, mmt_pi_step(&pi, 5 * MiB, 0, 20 * MiB),
-			5 * MiB + 5 * MiB / 10);
+			5767168LL);
 }
 
 /*
@@ -81,25 +84,27 @@ static void mmt_pi_windup_test(struct kunit *test)
  */
 static void mmt_pi_unwind_test(struct kunit *test)
 {
+	/* what is left of 200 MiB after each period 36 MiB above the goal */
+	static const s64 left_mib[] = { 164, 128, 92, 56, 20 };
 	struct mmt_pi pi = demote_pi();
-	int t;
+	unsigned int t;
 
 	pi.integ_max = 200 * MiB;
 	for (t = 0; t < 3; t++)
 		mmt_pi_step(&pi, 100 * MiB, 0, 200 * MiB);
 	KUNIT_EXPECT_EQ(test, pi.integ, 200 * MiB);
 	/* 36 MiB above the goal: saturated at 0, the integral shrinks */
-	for (t = 0; t < 5; t++) {
+	for (t = 0; t < ARRAY_SIZE(left_mib); t++) {
 		KUNIT_EXPECT_EQ(test, mmt_pi_step(&pi, -36 * MiB, 0, 200 * MiB),
 				0LL);
-		KUNIT_EXPECT_EQ(test, pi.integ, 200 * MiB - (t + 1) * 36 * MiB);
+		KUNIT_EXPECT_EQ(test, pi.integ, left_mib[t] * MiB);
 	}
 	/* down to zero, never below */
 	KUNIT_EXPECT_EQ(test, mmt_pi_step(&pi, -36 * MiB, 0, 200 * MiB), 0LL);
 	KUNIT_EXPECT_EQ(test, pi.integ, 0LL);
-	/* the next 18 MiB shortfall: 18 plus 1.8, not 18 plus 20 */
+	/* the next 18 MiB shortfall: 18 plus 1.8 MiB, not 18 plus 20 */
 	KUNIT_EXPECT_EQ(test, mmt_pi_step(&pi, 18 * MiB, 0, 200 * MiB),
-			18 * MiB + 18 * MiB / 10);
+			20761804LL);
 	/* a transient error (shrink_only) shrinks it and never grows it */
 	pi.shrink_only = true;
 	mmt_pi_step(&pi, 100 * MiB, 0, 200 * MiB);
@@ -760,12 +765,15 @@ static void mmt_decide_bw_test(struct kunit *test)
 	mmt_decide_bw(&c, &o, &st);
 	KUNIT_EXPECT_EQ(test, st.promote, 0ULL);
 	KUNIT_EXPECT_EQ(test, st.push, 20 * MiB);
-	/* near: 0.4 of the 3.47 % of 100 MiB still to move */
+	/*
+	 * near: 0.4 of the 3.47 % of 100 MiB still to move, 3638558 bytes,
+	 * so 1455423 (both rounded down)
+	 */
 	o.hot = 100 * MiB;
 	o.share = 7000;
 	o.share_low = 3000;
 	mmt_decide_bw(&c, &o, &st);
-	KUNIT_EXPECT_EQ(test, st.promote, 100 * MiB * 347 / 10000 * 4 / 10);
+	KUNIT_EXPECT_EQ(test, st.promote, 1455423ULL);
 	KUNIT_EXPECT_EQ(test, st.push, 0ULL);
 	/* room: the upper node's free memory is above its goal */
 	KUNIT_EXPECT_EQ(test, st.demote, 0ULL);
