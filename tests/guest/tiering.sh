@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Scenarios 1-5 of the walking skeleton: promotion, demotion to the free goal,
 # data integrity, counters against move_pages(2) and /proc/vmstat, clean stop.
+# The workload stores into every hot page it reads while the pages move
+# (tierload -G), and at the end every page must hold its last store.
 # The hot set (300 MiB, on node1) is larger than node0's free memory (the
 # cold set leaves 100 MiB free), so promotion completes only if demotion
 # makes room.
@@ -14,7 +16,7 @@ plan 14
 quiet_neighbours
 
 mig0=$(vmstat pgmigrate_success)
-tierload -H "$HOT_MB" -F "$FREE_MB" -t "$RUN_S" -w /tmp/go > /tmp/load.log &
+tierload -H "$HOT_MB" -F "$FREE_MB" -t "$RUN_S" -G -w /tmp/go > /tmp/load.log &
 load=$!
 wait_line 'tierload setup' /tmp/load.log 120 || fail setup "workload did not start"
 cat /tmp/load.log
@@ -77,13 +79,14 @@ over=1500
 check free_goal $? "node0 free ${free} bp, goal ${goal} bp (bar +${over}), demoted ${dem} bytes"
 info "free_goal overshoot: $((free - ${goal:-0})) bp; demoted $dem, promoted $prom bytes into $(sed -n 's/.*up_free_mb=\([0-9]*\).*/\1/p' /tmp/load.log | head -1) MiB free at setup"
 
-# 3. every byte intact after all migrations
-grep -q 'tierload verify .* bad_pages=0 ' /tmp/load.log
+# 3. every byte intact after all migrations, every store the last one made
+grep -q 'tierload verify .* bad_pages=0 .* stores=[1-9]' /tmp/load.log
 check data_intact $? "$(grep 'tierload verify' /tmp/load.log)"
-# ... and the checker does catch a corrupted byte (negative control)
-tierload -H 8 -C 8 -t 1 -x > /tmp/x.log
-grep -q 'bad_pages=1 ' /tmp/x.log
-check checker_catches $? "injected corruption: $(grep verify /tmp/x.log)"
+# ... and the checker does catch a corrupted byte and a lost store
+# (negative control: two pages)
+tierload -H 8 -C 8 -t 1 -G -x > /tmp/x.log
+grep -q 'bad_pages=2 .* stores=[1-9]' /tmp/x.log
+check checker_catches $? "injected corruption and a lost store: $(grep verify /tmp/x.log)"
 
 # 4. counters agree with move_pages(2) and /proc/vmstat
 first=$(grep 'tierload t=' /tmp/load.log | head -1)

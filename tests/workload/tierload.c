@@ -14,7 +14,7 @@
  *                 [-t seconds] [-i interval_ms] [-w file] [-s file] [-x]
  *                 [-K slices -P phase_seconds] [-Z s_x100] [-W tail]
  *                 [-T tlb_pages] [-L] [-X pct -Y period_seconds]
- *                 [-S stride]
+ *                 [-S stride] [-G]
  *   -l  the lower node, or a list (1,2,3 or 1-3, nodes below 64): the hot
  *       buffer interleaved over them; the *_low counts are of all of them,
  *       and -X forces hot pages down to the first
@@ -55,7 +55,12 @@
  *       of every page (move_pages(2) over 2 million pages) takes seconds of
  *       the guest's CPU under TCG.  Not with -Z, whose share weighs every
  *       page by its rank.
- *   -x  inject a one-byte corruption before verifying (checker control)
+ *   -G  writes while pages move: the hot pass (not -Z) stores into every
+ *       hot page it reads, word 0 := its pattern ^ a count of the page's
+ *       stores, and verify checks the last store of each page: a store lost
+ *       by a migration (copied before it, the new page mapped after) fails
+ *   -x  inject a one-byte corruption before verifying (checker control);
+ *       with -G also a lost store, on another page
  *
  * Output lines (all start with "tierload"):
  *   tierload setup hot_pages=N cold_pages=N up_free_mb=N slices=N
@@ -86,7 +91,8 @@
  *       accesses, low_unmoved: of them, those never seen to move; moved2:
  *       its pages moved twice or more, moved2_bp their share of accesses,
  *       moved2_up: of them, those on the upper node
- *   tierload verify pages=N bad_pages=N thp_kb=N
+ *   tierload verify pages=N bad_pages=N sink=N thp_kb=N stores=N
+ *       stores: -G's stores (0 without -G)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -108,6 +114,8 @@
 #define HPAGE		(2UL << 20)
 
 static int use_thp;
+/* -G: each hot page's count of stores, the last of which verify expects */
+static uint32_t *stores;
 /* -l: the lower nodes, a bit each */
 static unsigned long low_mask;
 
@@ -301,7 +309,9 @@ static void print_nodes(void)
 	printf("\n");
 }
 
-static long verify(unsigned char *p, size_t pages, int set)
+/* @gen: the pages' counts of stores into word 0 (-G), or NULL */
+static long verify(unsigned char *p, size_t pages, int set,
+		   const uint32_t *gen)
 {
 	long bad = 0;
 	size_t i, w;
@@ -310,7 +320,7 @@ static long verify(unsigned char *p, size_t pages, int set)
 		uint64_t *q = (uint64_t *)(p + i * PAGE);
 
 		for (w = 0; w < PAGE / 8; w++) {
-			if (q[w] != pattern(set, i, w)) {
+			if (q[w] != (pattern(set, i, w) ^ (gen && !w ? gen[i] : 0))) {
 				bad++;
 				break;
 			}
@@ -514,10 +524,11 @@ int main(int argc, char **argv)
 	unsigned char *last_node = NULL, *moves = NULL;
 	size_t hot_pages, cold_pages, i, room = 0;
 	unsigned char *hot, *cold;
-	long start, next, sink = 0;
+	long start, next, sink = 0, nstores = 0;
+	int writes = 0;
 	size_t cur = 0;
 
-	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:s:xK:P:Z:W:T:LX:Y:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "u:l:H:C:F:t:i:w:s:xK:P:Z:W:T:LX:Y:S:G")) != -1) {
 		switch (opt) {
 		case 'u':
 			up = atoi(optarg);
@@ -581,6 +592,9 @@ int main(int argc, char **argv)
 		case 'S':
 			stride_arg = atol(optarg);
 			break;
+		case 'G':
+			writes = 1;
+			break;
 		default:
 			fprintf(stderr, "tierload: bad usage\n");
 			return 2;
@@ -611,6 +625,13 @@ int main(int argc, char **argv)
 	}
 	cold_pages = cold_mb * 256;
 	cold = cold_pages ? alloc_on(1UL << up, cold_pages, 2) : NULL;
+	if (writes && !zipf) {
+		stores = calloc(hot_pages * slices, sizeof(*stores));
+		if (!stores) {
+			perror("tierload: calloc");
+			return 1;
+		}
+	}
 	if (perturb_pct <= 0 || perturb_s <= 0)
 		perturb_pct = perturb_s = 0;
 	printf("tierload setup hot_pages=%zu cold_pages=%zu up_free_mb=%ld slices=%ld phase_ms=%ld thp_kb=%ld stride=%zu\n",
@@ -755,7 +776,16 @@ int main(int argc, char **argv)
 		 * pass resumes where it stopped, so every page is read alike.
 		 */
 		while (cur < hot_pages * PAGE) {
-			sink += hot[(phase % slices) * hot_pages * PAGE + cur];
+			size_t off = (phase % slices) * hot_pages * PAGE + cur;
+
+			if (stores && !(cur & (PAGE - 1))) {
+				size_t pg = off / PAGE;
+
+				*(uint64_t *)(hot + off) =
+					pattern(1, pg, 0) ^ ++stores[pg];
+				nstores++;
+			}
+			sink += hot[off];
 			cur += 64;
 			if (cur & (1024 * PAGE - 1))
 				continue;
@@ -784,10 +814,13 @@ int main(int argc, char **argv)
 			    moves, up);
 	if (corrupt)
 		hot[hot_pages / 2 * PAGE + 123] ^= 0x5a;
-	printf("tierload verify pages=%zu bad_pages=%ld sink=%ld thp_kb=%ld\n",
+	/* a lost store: page 0's word 0 as it was before its last store */
+	if (corrupt && stores && stores[0])
+		*(uint64_t *)hot = pattern(1, 0, 0) ^ (stores[0] - 1);
+	printf("tierload verify pages=%zu bad_pages=%ld sink=%ld thp_kb=%ld stores=%ld\n",
 	       hot_pages * slices + cold_pages,
-	       verify(hot, hot_pages * slices, 1) +
-	       verify(cold, cold_pages, 2),
-	       sink & 1, thp_kb());
+	       verify(hot, hot_pages * slices, 1, stores) +
+	       verify(cold, cold_pages, 2, NULL),
+	       sink & 1, thp_kb(), nstores);
 	return 0;
 }
