@@ -113,8 +113,10 @@ check offline_followed $? "node1 now monitored up to ${e2:-?} (with the DIMM: ${
 
 # offline, the DIMM holds nothing and tiering goes on into node1's boot
 # memory: the demotion counter still grows or the controller holds its room
+pw=$(param_node bytes_promoted 1) dw=$(param_node bytes_demoted 0)
 sleep 20
 p1=$(param_node bytes_promoted 1) d1=$(param_node bytes_demoted 0)
+info "the 20 s offline: promoted $((p1 - pw)), demoted $((d1 - dw)) bytes; node0 free $(node_bp 0 MemFree) bp, goal $(status_field 0 goal_target) bp; node1 free $(node_mb 1 MemFree) MiB"
 [ "$(offline_blocks 1 | wc -l)" -eq "$nb" ] && grep -q '^node=1 .* state=running ' $P/status
 check tiering_while_offline $? "20 s with the DIMM offline: $(offline_blocks 1 | wc -l) of $nb blocks offline, node1 running; promoted $((p1 - p0)) bytes, demoted $((d1 - d0)) bytes in the while"
 
