@@ -21,7 +21,8 @@ gcc -O2 -static -Wall -Wextra -Werror -o "$work/bin/tierload" \
 	"$MMT_TOP/tests/workload/tierload.c" -lm
 # the scenarios and their helpers; the guest jobs that are not tests (demo,
 # bench cells, exploration, calibration, a shell)
-cp "$MMT_TOP"/tests/guest/*.sh "$MMT_TOP"/scripts/guest/*.sh "$work/mmt/"
+cp "$MMT_TOP"/tests/guest/*.sh "$MMT_TOP"/scripts/guest/*.sh \
+	"$MMT_TOP"/bench/guest/*.sh "$work/mmt/"
 cp "$MMT_TOP/tests/guest/init" "$work/init"
 
 # Two modules no build makes, for the refusal tests (params.sh, race.sh),

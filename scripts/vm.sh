@@ -4,7 +4,8 @@
 # Boot Debian's $MMT_KVER kernel under QEMU TCG with two NUMA nodes:
 #   node0: 2 CPUs + 1 GiB   ("DRAM": 80 ns, 72 GB/s in HMAT)
 #   node1: no CPU, 1 GiB    ("CXL": 250 ns, 26 GB/s in HMAT)
-# and run one guest script (tests/guest/ or scripts/guest/) as init's job; the serial console
+# and run one guest script (tests/guest/, bench/guest/ or scripts/guest/)
+# as init's job; the serial console
 # goes to stdout.  MMT_TOPO=flat gives each node one CPU instead (no lower
 # tier: nothing to tier).  The console shows warnings and worse
 # (MMT_LOGLEVEL, default 5): info lines stay in dmesg, where the scripts read
