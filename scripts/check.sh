@@ -77,7 +77,8 @@ step "build mm-tiering-dkms, install it with apt (DKMS builds against linux-head
 step "the documents against the module and the Makefile (scripts/docs-check.sh)"
 "$MMT_TOP/scripts/docs-check.sh" \
 	"${MMT_STAGE:-$MMT_CACHE/stage-$MMT_KVER}/lib/modules/$MMT_KVER/updates/dkms/mm_tiering.ko" \
-	"$(ls "$MMT_TOP/build/deb-$MMT_KVER"/mm-tiering-dkms_*_all.deb 2>/dev/null | tail -1)" |
+	"$(ls "$MMT_TOP/build/deb-$MMT_KVER"/mm-tiering-dkms_*_all.deb 2>/dev/null | tail -1)" \
+	"$MMT_ROOT/var/lib/dkms/mok.pub" |
 	tee "$out/docs-check.out"
 passed=$((passed + $(grep -c '^  PASS ' "$out/docs-check.out")))
 failed=$((failed + $(grep -c '^  FAIL ' "$out/docs-check.out")))

@@ -16,14 +16,19 @@
 #   docs_man_pages       mm_tiering(4) names every parameter, both pages
 #                        format without a warning, and the package (DEB)
 #                        installs them where man finds them
-#   docs-check.sh KO [DEB]   (KO: the built mm_tiering.ko; DEB: the built
-#                        mm-tiering-dkms package)
+#   docs_module_signed   admin-guide.rst's Secure Boot entry holds: the
+#                        module DKMS built carries a PKCS#7 signature that
+#                        verifies against DKMS's key (MOK) and no other
+#   docs-check.sh KO [DEB [MOK]]   (KO: the mm_tiering.ko DKMS built; DEB:
+#                        the built mm-tiering-dkms package; MOK: the root's
+#                        /var/lib/dkms/mok.pub)
 # Prints "  PASS name ..." / "  FAIL name ..." lines, as kernel-reach.sh does.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 ko=${1:-}
 deb=${2:-}
+mok=${3:-}
 guide=$top/Documentation/admin-guide.rst
 
 result() { # NAME OK DETAIL
@@ -112,3 +117,43 @@ ok=y
 [ -n "$params" ] && [ -z "$missing" ] && [ -z "$warn" ] || ok=
 case $inpkg in *man4/mm_tiering.4.gz*man8/mm-tiering-status.8.gz*) ;; *) ok= ;; esac
 result docs_man_pages "$ok" "$(echo $params | wc -w) parameters; package: ${inpkg:-no pages (or no package given)}${missing:+; not in mm_tiering.4:$missing}${warn:+; warnings:$warn}"
+
+# Secure Boot: DKMS signs what it builds with its own key; the signature
+# (the kernel's module_signature trailer, a PKCS#7 blob) must verify over
+# the module's bytes against that key's certificate, and fail once a byte
+# of the module changes (the check's own negative control)
+sig_verify() { # BODY: verify the split signature over BODY
+	openssl cms -verify -binary -inform DER -in "$tmp/sig" -content "$1" \
+		-certfile "$mok" -nointern -noverify -out /dev/null 2>/dev/null
+}
+ok='' why="no module or key given"
+if [ -f "$ko" ] && [ -f "$mok" ]; then
+	tmp=$(mktemp -d)
+	why=$(python3 - "$ko" "$tmp" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+magic = b"~Module signature appended~\n"
+if not data.endswith(magic):
+    print("not signed")
+    sys.exit(0)
+info = data[-len(magic) - 12:-len(magic)]
+end = len(data) - len(magic) - 12
+size = struct.unpack(">I", info[8:12])[0]
+open(sys.argv[2] + "/sig", "wb").write(data[end - size:end])
+open(sys.argv[2] + "/body", "wb").write(data[:end - size])
+print("PKCS#7" if info[2] == 2 else "id type %d" % info[2])
+PY
+)
+	if [ "$why" = "PKCS#7" ] && sig_verify "$tmp/body"; then
+		printf x >>"$tmp/body"
+		if sig_verify "$tmp/body"; then
+			why="the signature verifies over a changed module too"
+		else
+			ok=y why="PKCS#7 signature by $(openssl x509 -inform DER -in "$mok" -noout -subject 2>/dev/null | sed 's/^subject= *//'), verified; a changed byte fails"
+		fi
+	elif [ "$why" = "PKCS#7" ]; then
+		why="PKCS#7 signature does not verify against $mok"
+	fi
+	rm -rf "$tmp"
+fi
+result docs_module_signed "$ok" "$why"

@@ -24,7 +24,7 @@ host_tools() {
 	local need=() p
 	for p in qemu-system-x86 busybox-static cpio mmdebstrap zstd xz-utils e2fsprogs \
 		 flex bison bc python3-matplotlib python3-prometheus-client \
-		 gcc libc6-dev make python3 shellcheck man-db groff-base; do
+		 gcc libc6-dev make python3 shellcheck man-db groff-base openssl; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
 			grep -q 'ok installed' || need+=("$p")
 	done
