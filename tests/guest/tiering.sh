@@ -12,7 +12,7 @@ HOT_MB=${HOT_MB:-300}
 FREE_MB=${FREE_MB:-100}
 RUN_S=${RUN_S:-120}
 BOUND_S=${BOUND_S:-90}
-plan 14
+plan 15
 quiet_neighbours
 
 mig0=$(vmstat pgmigrate_success)
@@ -118,6 +118,19 @@ b_p=$(param_node bytes_promoted 1); b_d=$(param_node bytes_demoted 0)
 	[ "$(cat $P/nr_promoted_regions | wc -w)" = 2 ] &&
 	cat $P/nr_quota_exceeds | grep -qE '^0:[0-9]+ 1:[0-9]+$'
 check region_counters $? "node1: $nr_p of $nr_t regions tried promoted ($b_p bytes); node0: $nr_d regions demoted ($b_d bytes); nr_quota_exceeds $(cat $P/nr_quota_exceeds)"
+
+# 3b. stores kept on transparent huge pages too: a 64 MiB hot set of THPs
+# first-touched on node1 (node0 now empty: the workload above has ended),
+# stored into while the module promotes it (pages seen moving), and every
+# page's last store there at the end
+echo always > /sys/kernel/mm/transparent_hugepage/enabled
+tierload -L -G -H 64 -C 0 -t 20 > /tmp/thp.log
+echo never > /sys/kernel/mm/transparent_hugepage/enabled
+moved=$(grep 'tierload t=' /tmp/thp.log | tail -1 | sed -n 's/.* moved=\([0-9]*\).*/\1/p')
+grep -q 'tierload setup .* thp_kb=[1-9]' /tmp/thp.log &&
+	grep -q 'tierload verify .* bad_pages=0 .* stores=[1-9]' /tmp/thp.log &&
+	[ "${moved:-0}" -gt 0 ]
+check thp_stores_intact $? "$(grep -o 'thp_kb=[0-9]*' /tmp/thp.log | head -1) at setup; $moved of 16384 pages seen moving; $(grep 'tierload verify' /tmp/thp.log)"
 
 # 5. enabled=N leaves no kdamond of ours, rmmod works, dmesg clean
 # (damon_stop() returns once a kdamond's function has returned; its task
