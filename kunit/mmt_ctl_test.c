@@ -765,10 +765,7 @@ static void mmt_decide_bw_test(struct kunit *test)
 	mmt_decide_bw(&c, &o, &st);
 	KUNIT_EXPECT_EQ(test, st.promote, 0ULL);
 	KUNIT_EXPECT_EQ(test, st.push, 20 * MiB);
-	/*
-	 * near: 0.4 of the 3.47 % of 100 MiB still to move, 3638558 bytes,
-	 * so 1455423 (both rounded down)
-	 */
+	/* near: 0.4 of the 3.47 % of 100 MiB still to move, rounded down */
 	o.hot = 100 * MiB;
 	o.share = 7000;
 	o.share_low = 3000;
