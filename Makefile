@@ -34,8 +34,9 @@ provision:
 dkms:
 	bash scripts/build-dkms.sh
 
-# The mm-tiering-dkms Debian package (dh-dkms), built inside the trixie root:
-# build/deb/mm-tiering-dkms_<version>_all.deb.
+# The Debian packages (dh-dkms), built inside the trixie root:
+# build/deb/mm-tiering-dkms_<version>_all.deb (the module's source) and
+# build/deb/mm-tiering-tools_<version>_all.deb (service, status tool).
 deb:
 	bash scripts/build-deb.sh
 

@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the mm-tiering-dkms package with dh-dkms inside the trixie root:
+# Build the mm-tiering-dkms and mm-tiering-tools packages (dh-dkms) inside
+# the trixie root:
 # stage only what the package ships (the module's sources, dkms.conf, its
 # docs, debian/), dpkg-buildpackage -b.  The version is scripts/version.sh's:
 # debian/changelog's release, or a snapshot of it (then the staged copy's
 # changelog gets the snapshot's entry on top, and its dkms.conf and
-# mm-tiering-status the snapshot's version).  Prints the .deb's path, left
-# in $MMT_DEB_OUT (default $MMT_TOP/build/deb).
+# mm-tiering-status the snapshot's version).  Prints mm-tiering-dkms' .deb's
+# path; mm-tiering-tools' is beside it, in $MMT_DEB_OUT (default
+# $MMT_TOP/build/deb).
 set -euo pipefail
 
 . "$(dirname "$0")/env.sh"
@@ -45,5 +47,5 @@ in_root sh -c "cd $work/mm-tiering-$ver && dpkg-buildpackage -us -uc -b -d" \
 	{ tail -30 "$MMT_CACHE/deb-build-$MMT_KVER.log" >&2; exit 1; }
 mkdir -p "$out"
 rm -f "$out"/*.deb
-cp "$MMT_ROOT$work/mm-tiering-dkms_${ver}_all.deb" "$out/"
+cp "$MMT_ROOT$work"/mm-tiering-{dkms,tools}_"${ver}"_all.deb "$out/"
 echo "$out/mm-tiering-dkms_${ver}_all.deb"

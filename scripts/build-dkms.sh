@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the mm-tiering-dkms package (build-deb.sh), install it with apt in
+# Build the packages (build-deb.sh), install both with apt in
 # the trixie root, where Debian's linux-headers-$MMT_KVER are, so that its
 # DKMS postinst builds and installs the module as on a real host; then stage
 # the resulting /lib/modules tree (depmod run) for the guest initramfs in
@@ -16,25 +16,30 @@ stage=${MMT_STAGE:-$MMT_CACHE/stage-$MMT_KVER}
 in_root() { "$MMT_TOP/scripts/provision.sh" in-root "$@"; }
 log=$MMT_CACHE/dkms-build-$MMT_KVER.log
 
-# The package, installed the way a user's machine gets it: apt installs the
-# .deb, whose postinst (dh-dkms) adds the source to DKMS and builds and
-# installs it for the root's kernels that have headers.  Reinstalled only
-# when the package changed (the sanitizer kernel's build reuses the root).
+# The packages, installed the way a user's machine gets them: apt installs
+# the .debs; mm-tiering-dkms' postinst (dh-dkms) adds the source to DKMS and
+# builds and installs it for the root's kernels that have headers.
+# Reinstalled only when a package changed (the sanitizer kernel's build
+# reuses the root).
 # one output directory per kernel: check.sh builds for two roots at once
 # (MMT_DEB: a package built already, for another root of the same kernel)
 deb=${MMT_DEB:-$(MMT_DEB_OUT=$MMT_TOP/build/deb-$MMT_KVER "$MMT_TOP/scripts/build-deb.sh")}
-# the .deb's contents, not its build date (in its changelog), decide
-sum=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO --exclude='./usr/share/doc/*' | md5sum)
-st=$(in_root dpkg-query -W -f='${Status}' mm-tiering-dkms 2>/dev/null || true)
-if [ "$st" != "install ok installed" ] ||
+tools=${deb%/*}/mm-tiering-tools_${deb##*/mm-tiering-dkms_}
+# the .debs' contents, not their build date (in the changelog), decide
+sum=$(for d in "$deb" "$tools"; do
+	dpkg-deb --fsys-tarfile "$d" | tar -xO --exclude='./usr/share/doc/*'
+done | md5sum)
+st=$(in_root dpkg-query -W -f='${Status}\n' mm-tiering-dkms mm-tiering-tools \
+	2>/dev/null | grep -cx 'install ok installed' || true)
+if [ "$st" != 2 ] ||
    [ "$(cat "$MMT_ROOT/var/tmp/mmt-deb.installed" 2>/dev/null)" != "$sum" ]; then
-	cp "$deb" "$MMT_ROOT/var/tmp/"
-	{ in_root dpkg --purge mm-tiering-dkms &&
+	cp "$deb" "$tools" "$MMT_ROOT/var/tmp/"
+	{ in_root dpkg --purge mm-tiering-tools mm-tiering-dkms &&
 	  # a copy `dkms add`ed by hand (older versions of this script)
 	  { in_root dkms remove -m mm-tiering -v "$ver" --all || true; } &&
 	  in_root sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y \
-		/var/tmp/$(basename "$deb")"; } >"$log" 2>&1 ||
-		{ cat "$log" >&2; exit 1; }
+		/var/tmp/$(basename "$deb") /var/tmp/$(basename "$tools")"; } \
+		>"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 	echo "$sum" >"$MMT_ROOT/var/tmp/mmt-deb.installed"
 fi
 # a kernel the postinst did not build for (the sanitizer kernel, whose tree

@@ -3,7 +3,7 @@
 #
 # The Debian guest: a trixie root that boots with systemd and Debian's own
 # linux-image-$MMT_KVER (its initramfs made by initramfs-tools), with the
-# mm-tiering-dkms package installed by apt (its DKMS postinst builds the
+# mm-tiering-dkms and -tools packages installed by apt (its DKMS postinst builds the
 # module, its unit is shipped disabled), the test workload and the guest
 # scenarios; written as an ext4 disk image that vm.sh boots (MMT_DISK).
 # The root is cached by kernel version; the package is reinstalled when it

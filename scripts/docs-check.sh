@@ -110,8 +110,12 @@ for m in "$man4" "$man8"; do
 		man --warnings -E UTF-8 -l -Tutf8 -Z "$m" 2>&1 >/dev/null)
 	[ -z "$w" ] || warn="$warn $(basename "$m"): $w"
 done
+# mm_tiering(4) in mm-tiering-dkms (DEB), mm-tiering-status(8) in
+# mm-tiering-tools beside it
 if [ -n "$deb" ] && [ -f "$deb" ]; then
-	inpkg=$(dpkg-deb -c "$deb" | grep -oE 'usr/share/man/man[48]/[^ ]+\.gz' | tr '\n' ' ')
+	inpkg=$(for d in "$deb" "${deb%/*}/mm-tiering-tools_${deb##*/mm-tiering-dkms_}"; do
+		dpkg-deb -c "$d"; done 2>/dev/null |
+		grep -oE 'usr/share/man/man[48]/[^ ]+\.gz' | tr '\n' ' ')
 fi
 ok=y
 [ -n "$params" ] && [ -z "$missing" ] && [ -z "$warn" ] || ok=

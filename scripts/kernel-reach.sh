@@ -102,14 +102,16 @@ has "$old" MMT_HAVE_REGION_NR_ACCESSES_BP &&
 [ -n "$ok" ] && r=PASS || r=FAIL
 echo "  $r conftest_tells_kernels_apart $kver: ${old:-none}; $MMT_KVER: ${new:-none}"
 
-# apt remove: the module leaves every kernel and DKMS's tree
+# apt remove: the module leaves every kernel and DKMS's tree, and the
+# tools, which depend on it, go with it
 in_root sh -c 'DEBIAN_FRONTEND=noninteractive apt-get remove -y mm-tiering-dkms' \
 	>>"$log" 2>&1
 rc=$?
 left=$(cd "$MMT_ROOT" && ls -d lib/modules/*/updates/dkms/mm_tiering.ko* \
-	var/lib/dkms/mm-tiering usr/src/mm-tiering-* 2>/dev/null | tr '\n' ' ')
+	var/lib/dkms/mm-tiering usr/src/mm-tiering-* usr/bin/mm-tiering-status \
+	2>/dev/null | tr '\n' ' ')
 if [ $rc -eq 0 ] && [ -z "$left" ]; then
-	echo "  PASS apt_remove_takes_module_away apt-get remove mm-tiering-dkms: rc=0, no mm_tiering.ko, DKMS tree or source left"
+	echo "  PASS apt_remove_takes_module_away apt-get remove mm-tiering-dkms: rc=0, no mm_tiering.ko, DKMS tree, source or tool left"
 else
 	echo "  FAIL apt_remove_takes_module_away apt-get remove mm-tiering-dkms: rc=$rc, left: $left"
 fi

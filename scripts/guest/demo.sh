@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The demo, in the Debian guest (systemd, mm-tiering-dkms installed with
+# The demo, in the Debian guest (systemd, mm-tiering-dkms and -tools installed with
 # apt): a 300 MiB hot set starts on the CPU-less node1, a cold set fills
 # node0; systemctl starts mm-tiering.service (which turns DAMON_STAT off,
 # sets numa_balancing 0 and modprobes the module) and the hot set moves to

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The Debian guest (systemd, Debian's 7.3.4 kernel with DAMON_STAT on at
-# boot, mm-tiering-dkms installed with apt): mm-tiering.service as an admin
+# boot, mm-tiering-dkms and -tools installed with apt): mm-tiering.service as an admin
 # uses it.  Two boots of one machine (guest-run reboots it when asked):
 #   1: the unit is shipped disabled and nothing runs; without the module
 #      the hot set stays on node1 (the negative control of boot 2's move);
@@ -104,12 +104,14 @@ print(" ".join("%s:%s:%s" % (k, n[k]["tier"], n[k]["target"]) for k in sorted(n)
       "step_ns" if n["0"]["controller"].get("step_ns", 0) > 0 else "no-step_ns")' 2>&1)
 	[ "$got" = "$want" ]
 	check status_tool_json $? "mm-tiering-status --json: $got (status and kdamond_pids: $want)"
-	# one version: the package's, the module's MODULE_VERSION, the tool's
+	# one version: the two packages', the module's MODULE_VERSION, the tool's
 	v_pkg=$(dpkg-query -W -f='${Version}' mm-tiering-dkms 2>&1)
+	v_tools=$(dpkg-query -W -f='${Version}' mm-tiering-tools 2>&1)
 	v_mod=$(cat /sys/module/mm_tiering/version 2>&1)
 	v_tool=$(mm-tiering-status --version 2>&1 | cut -d' ' -f2)
-	[ -n "$v_pkg" ] && [ "$v_mod" = "$v_pkg" ] && [ "$v_tool" = "$v_pkg" ]
-	check versions_agree $? "package $v_pkg, module $v_mod, mm-tiering-status $v_tool"
+	[ -n "$v_pkg" ] && [ "$v_tools" = "$v_pkg" ] && [ "$v_mod" = "$v_pkg" ] &&
+		[ "$v_tool" = "$v_pkg" ]
+	check versions_agree $? "packages $v_pkg and $v_tools, module $v_mod, mm-tiering-status $v_tool"
 	awk -F, -v b0="$b0" -v b1="$b1" 'NR == 1 { for (i = 1; i <= NF; i++) {
 			if ($i == "node1_bytes_promoted") c = i
 			if ($i == "node1_promoted_per_s") r = i } next }
