@@ -87,6 +87,10 @@ step "the code's layers, style and licences (scripts/code-check.sh)"
 	tee "$out/code-check.out"
 passed=$((passed + $(grep -c '^  PASS ' "$out/code-check.out")))
 failed=$((failed + $(grep -c '^  FAIL ' "$out/code-check.out")))
+step "the packaging from a checkout: dpkg-buildpackage, lintian (scripts/package-check.sh)"
+"$MMT_TOP/scripts/package-check.sh" | tee "$out/package-check.out"
+passed=$((passed + $(grep -c '^  PASS ' "$out/package-check.out")))
+failed=$((failed + $(grep -c '^  FAIL ' "$out/package-check.out")))
 # KUnit's UML kernel builds in the background from here (its results are
 # reported last): kernel-reach is mostly downloads and dpkg, and the first
 # scenarios have wide margins, so its 5 minutes of compiling cost little

@@ -189,10 +189,10 @@ root_kbuild() {
 		libelf-dev libssl-dev perl cpio xz-utils
 }
 
-# What building the mm-tiering-dkms package needs (dh-dkms).
+# What building the packages needs (dh-dkms), and lintian to check them.
 root_debtools() {
-	root_install debtools "debhelper and dh-dkms" debhelper dh-dkms \
-		dpkg-dev fakeroot
+	root_install debtools "debhelper, dh-dkms and lintian" debhelper dh-dkms \
+		dpkg-dev fakeroot lintian
 }
 
 # What the Debian guest (scripts/debian-guest.sh) boots: systemd as init and
