@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Turn make bench's per-run guest logs into samples.csv, runs.csv, a
-markdown table (report.md) and a plot of upper-node hit share over time
-(share.png), in the bench output directory.
+markdown table (report.md), the summary table of Documentation/bench.rst
+(summary.rst) and a plot of upper-node hit share over time (share.png), in
+the bench output directory.
 
 Per run: upper share = share of the workload's accesses served by node0
 (hot-slice pages on node0 for skew and phase, Zipf-weighted pages on node0
@@ -191,10 +192,55 @@ def targets(cells, workloads):
             "|---|---|---|---|---|---|---|---|"] + rows + [""]
 
 
+def summary_rst(cells, workloads, conditions, command):
+    """The one summary table Documentation/bench.rst carries: per workload
+    and policy, the medians [min-max] of the upper share, AMAT over the
+    oracle's, t90, bytes migrated against the oracle's least and the
+    kdamonds' CPU time, with the conditions and the command that made it
+    (make bench BENCH_DOC=1 copies it there).  A snapshot's version keeps
+    its release and "+git" only: the documents carry no commit ids."""
+    conditions = re.sub(r"\+git[0-9]+\.[0-9a-f]+(\.d[0-9a-f]+)?", "+git",
+                        conditions)
+    out = [".. Made by make bench (bench/report.py): run it again to change",
+           "   this table, do not edit it.", "",
+           textwrap.fill("Conditions: " + conditions + ".", 76), "",
+           textwrap.fill("Made with ``" + command + "``.  Medians over "
+                         "the repeats, [min-max] where more than one; t90 "
+                         "per phase; - never.", 76), "",
+           ".. list-table::", "   :header-rows: 1", "",
+           "   * - workload", "     - policy", "     - upper share %",
+           "     - AMAT / oracle", "     - t90 s",
+           "     - migrated MB (oracle's least)", "     - kdamond CPU s"]
+    for wl in workloads:
+        for pol in ORDER:
+            rs = cells.get((wl, pol))
+            if not rs:
+                continue
+            nt = max(len(r["t90"]) for r in rs)
+            t90s = " / ".join(fmt([r["t90"][i] if i < len(r["t90"]) else None
+                                   for r in rs], "{:.0f}")
+                              for i in range(nt))
+            kd = "-"
+            if pol not in ("none", "debian", "numab2"):
+                kd = fmt([(r["kd_run_ns"] / 1e9 if r["kd_run_ns"] else
+                           r["kdamond_ms"] / 1000) for r in rs], "{:.1f}")
+            out += ["   * - " + wl, "     - " + NAMES[pol],
+                    "     - " + fmt([r["share_bp"] / 100 for r in rs],
+                                    "{:.1f}"),
+                    "     - " + fmt([r["amat_ratio"] for r in rs], "{:.2f}"),
+                    "     - " + t90s,
+                    "     - {} ({:.0f})".format(
+                        fmt([r["migrated"] / 2**20 for r in rs]),
+                        statistics.median(r["min_bytes"] for r in rs) / 2**20),
+                    "     - " + kd]
+    return "\n".join(out) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--conditions", default="")
+    ap.add_argument("--command", default="make bench")
     a = ap.parse_args()
     runs_dir = os.path.join(a.out, "runs")
     cells = {}
@@ -310,6 +356,8 @@ def main():
     with open(os.path.join(a.out, "report.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
+    with open(os.path.join(a.out, "summary.rst"), "w") as f:
+        f.write(summary_rst(cells, workloads, a.conditions, a.command))
 
     try:
         import matplotlib

@@ -22,6 +22,9 @@
 # (BENCH-TRACE, for reading, not parsed).
 # --quick: the smoke variant of make check (policies none and mmt, the skew
 # workload, one 30 s repeat).
+# BENCH_DOC=1: the run's summary table (summary.rst) and plot replace
+# those of Documentation/bench.rst (between its bench-summary markers) and
+# Documentation/bench-share.png: the documents' figures are made only so.
 set -euo pipefail
 
 . "$(dirname "$0")/env.sh"
@@ -97,7 +100,24 @@ for r in $(seq 1 "$repeats"); do
 done
 wait
 
-/usr/bin/python3 "$MMT_TOP/bench/report.py" "$out" \
+# the command that made this, for the summary: the knobs set, then make
+cmd=$(for v in BENCH_POLICIES BENCH_WORKLOADS BENCH_REPEATS BENCH_SECS \
+	BENCH_JOBS BENCH_NODE_MB BENCH_LOWERS BENCH_TRACE BENCH_DOC; do
+	[ -n "${!v:-}" ] && printf '%s="%s" ' "$v" "${!v}"
+done; echo "make bench")
+/usr/bin/python3 "$MMT_TOP/bench/report.py" "$out" --command "$cmd" \
 	--conditions "mm-tiering $("$MMT_TOP/scripts/version.sh"), Debian $MMT_KVER, QEMU TCG (thread=single), node0 2 CPUs + $node_mb MiB / $(
 	[ "$lowers" = 1 ] && echo "node1 CPU-less $node_mb MiB" ||
 	echo "nodes 1-$lowers CPU-less, $node_mb MiB in all"), HMAT 80/250 ns, 72/26 GB/s; ${secs} s per run, $repeats repeat(s)"
+if [ -n "${BENCH_DOC:-}" ] && [ -z "$quick" ]; then
+	doc=$MMT_TOP/Documentation/bench.rst
+	grep -q '^\.\. bench-summary: begin' "$doc" ||
+		{ echo "bench: no bench-summary markers in $doc" >&2; exit 1; }
+	awk -v f="$out/summary.rst" '
+		/^\.\. bench-summary: begin/ { print; print ""
+			while ((getline l < f) > 0) print l; print ""; skip = 1; next }
+		/^\.\. bench-summary: end/ { skip = 0 }
+		!skip' "$doc" >"$doc.new" && mv "$doc.new" "$doc"
+	cp "$out/share.png" "$MMT_TOP/Documentation/bench-share.png"
+	echo "bench: Documentation/bench.rst and bench-share.png updated"
+fi
