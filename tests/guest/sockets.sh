@@ -8,7 +8,10 @@
 # where they were touched.  Then mm_tiering: each lower node promotes to
 # its own socket's DRAM, each DRAM demotes into its own lower node, so each
 # hot set ends on its own socket's DRAM (>= 90 % within 60 s) and no page of
-# either workload is ever seen on the other socket's nodes (FOREIGN0/1).  nodes8.sh runs
+# either workload is ever seen on the other socket's nodes (FOREIGN0/1).
+# Meanwhile socket 1's only CPU goes offline for 15 s and comes back: its
+# DRAM stays an upper node (tiers follow the CPUs a node has, not those
+# online), every kdamond runs on, and its hot set stays.  nodes8.sh runs
 # the same with three CPU-less nodes behind each socket (LOW0, LOW1: where
 # the hot sets start; EXPECT: the plan).
 . /mmt/lib.sh
@@ -21,7 +24,7 @@ FOREIGN1=${FOREIGN1:-"0 2"}
 HOT_MB=${HOT_MB:-120}
 BOUND_S=${BOUND_S:-60}
 CTL_S=15
-plan 9
+plan 10
 quiet_neighbours
 
 # the plan the module must make: node=N tier=T target=M
@@ -54,15 +57,41 @@ check control_no_module_no_promotion $? "after ${CTL_S} s without the module: ${
 modprobe mm_tiering enabled=Y
 rc=$?
 t1=$(cut -d' ' -f1 /proc/uptime)
-got=$(awk '/^node=/ { split($1, n, "="); split($2, t, "="); split($4, g, "=");
-	print n[2], t[2], g[2] }' $P/status | sort -n)
+# plan_now: "node tier target" per node, as status gives them
+plan_now() {
+	awk '/^node=/ { split($1, n, "="); split($2, t, "="); split($4, g, "=");
+		print n[2], t[2], g[2] }' $P/status | sort -n
+}
+got=$(plan_now)
 [ $rc -eq 0 ] && [ "$got" = "$EXPECT" ] && [ "$(kdamonds | wc -l)" -eq "$nnodes" ]
 check sockets_pairs $? "rc=$rc, kdamonds $(kdamonds | wc -l); node tier target: $(echo $got | tr '\n' ';')"
+
+# socket 1's only CPU offline from 35 s after the enable (its hot set is
+# on its DRAM by 25 s) for 15 s, then online; the plan, the kdamonds and
+# enabled read while it is offline, and again after
+pids=$(cat $P/kdamond_pids)
+cpu=/sys/devices/system/cpu/cpu1/online
+(sleep 35
+ echo 0 > $cpu; rc=$?
+ echo "offline rc=$rc online=$(cat $cpu) has_cpu=$(cat /sys/devices/system/node/has_cpu)" > /tmp/cpu.log
+ sleep 15
+ plan_now > /tmp/cpu.plan
+ echo "kdamond_pids=$(cat $P/kdamond_pids) enabled=$(cat $P/enabled)" >> /tmp/cpu.log
+ echo 1 > $cpu; rc=$?
+ echo "online rc=$rc online=$(cat $cpu)" >> /tmp/cpu.log) &
+cpuj=$!
 
 # each socket's hot set on its own DRAM within BOUND_S of the enable
 off_ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d\n", (b - a) * 1000 }')
 wait_line 'tierload verify' /tmp/s0.log 200
 wait_line 'tierload verify' /tmp/s1.log 60
+wait $cpuj
+[ "$(cat /tmp/cpu.plan)" = "$EXPECT" ] && [ "$(plan_now)" = "$EXPECT" ] &&
+	grep -q '^offline rc=0 online=0 ' /tmp/cpu.log &&
+	grep -qx "kdamond_pids=$pids enabled=Y" /tmp/cpu.log &&
+	grep -q '^online rc=0 online=1$' /tmp/cpu.log &&
+	[ "$(cat $P/kdamond_pids)" = "$pids" ]
+check socket1_cpu_offline_kept $? "$(tr '\n' ';' < /tmp/cpu.log) plan while offline: $(tr '\n' ';' < /tmp/cpu.plan) (kdamond_pids before: $pids)"
 for s in 0 1; do
 	hot_within /tmp/s$s.log "$BOUND_S" "$off_ms" $s > /tmp/r$s
 	check "socket${s}_hot_on_own_dram" $? "$(cat /tmp/r$s); last: $(grep 'tierload t=' /tmp/s$s.log | tail -1 | cut -d' ' -f2-7)"
