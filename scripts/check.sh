@@ -308,7 +308,12 @@ core_kvers=${MMT_CORE_KVERS-6.12.117+deb13-amd64 7.2.12+deb13-amd64}
 # surface only (a shorter run); by default every kernel runs all of $CORE
 short_kvers=${MMT_CORE_SHORT_KVERS-}
 SHORT="stock tiering params"
-core_of() { case " $short_kvers " in *" $1 "*) echo "$SHORT" ;; *) echo "$CORE" ;; esac; }
+# 6.12 also runs the race: its hook is another path (after_sampling and
+# after_aggregation callbacks, not damon_call()) that an unload must stop
+core_of() {
+	case " $short_kvers " in *" $1 "*) echo "$SHORT"; return ;; esac
+	case $1 in 6.12.*) echo "$CORE race" ;; *) echo "$CORE" ;; esac
+}
 # shellcheck disable=SC2046 # the names are single words
 [ $# -eq 0 ] && [ "$only" -eq 0 ] && set -- $(scenarios_where RUN all) debug core
 for s in "$@"; do
@@ -398,7 +403,7 @@ core_jobs() {
 	for s in $lane2; do
 		case $GUEST in *" $s "*) echo "- $s" ;; esac
 	done
-	for s in phase tiering control params stock; do
+	for s in phase race tiering control params stock; do
 		for k in $core_kvers; do
 			case " $(core_of "$k") " in *" $s "*) echo "$k $s" ;; esac
 		done
