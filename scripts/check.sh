@@ -71,7 +71,7 @@ die_setup() {
 
 step "provision (cache: $MMT_CACHE)"
 "$MMT_TOP/scripts/provision.sh" all || die_setup provisioning
-step "build mm-tiering-dkms, install it with apt (DKMS builds against linux-headers-$MMT_KVER)"
+step "build mm-tiering-dkms and -tools, install them with apt (DKMS builds against linux-headers-$MMT_KVER)"
 "$MMT_TOP/scripts/build-dkms.sh" || die_setup "the DKMS build"
 "$MMT_TOP/scripts/mkinitramfs.sh" "$out/initrd.gz" || die_setup initramfs
 step "the documents against the module and the Makefile (scripts/docs-check.sh)"
@@ -355,7 +355,7 @@ if wants_guest "$scenarios $lane2"; then
 fi
 wait_guest() {
 	[ -n "$guest_pid" ] || return 0
-	step "the Debian guest (systemd, linux-image-$MMT_KVER, mm-tiering-dkms installed by apt)"
+	step "the Debian guest (systemd, linux-image-$MMT_KVER, mm-tiering-dkms and -tools installed by apt)"
 	wait "$guest_pid" || { cat "$out/guest-setup.log"; die_setup "the Debian guest"; }
 	guest_pid=
 	echo "  ready: $(tail -1 "$out/guest-setup.log")"
@@ -454,7 +454,7 @@ if [ -n "$debug" ]; then
 		die_setup "the DKMS build against the debug kernel"
 fi
 if [ -n "$core" ]; then
-	step "other kernels: $core_kvers (root, mm-tiering-dkms package, initramfs)${lane2:+; lanes also run:$lane2}"
+	step "other kernels: $core_kvers (root, mm-tiering packages, initramfs)${lane2:+; lanes also run:$lane2}"
 	wait $core_pid || { cat "$out/core-setup.log"; die_setup "setting up $core_kvers"; }
 	echo "  ready"
 fi
