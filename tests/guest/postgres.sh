@@ -123,7 +123,7 @@ ran() {
 }
 txns() { grep -m1 'number of transactions actually' /tmp/"$1".log; }
 
-plan 12
+plan 11
 prepare
 check pg_prepared $? "PostgreSQL $pgv, checksums $(sql 'SHOW data_checksums'), $(sql 'SELECT count(*) FROM pgbench_branches') branches; $(place)"
 bench control
@@ -154,13 +154,14 @@ systemctl stop mm-tiering.service
 bench after
 ran $? after
 # under TCG both nodes are equally fast: TPS shows the module's own cost
-# (kdamonds, migrations), not the placement's gain.  At least 3/4 of the
-# mean of the runs before and after it in the same boot (measured within
-# 15 % either way, across boots)
+# (kdamonds, migrations), not the placement's gain.  At least 2/3 of the
+# mean of the runs before and after it in the same boot: the host's load
+# moves TPS within a boot too (40 and 67 without the module in one boot
+# beside a DKMS build, 45 with it); a module costing a third fails
 t0=$(tps control) t1=$(tps tiering) t2=$(tps after)
 t0=${t0:-0} t1=${t1:-0} t2=${t2:-0}
-[ "$t2" -gt 0 ] && [ $((t1 * 8)) -ge $((3 * (t0 + t2))) ]
-check pg_tps_kept $? "tps without, with, without again: $t0 $t1 $t2 (bar: with >= 3/4 of the mean without); after: $(txns after)"
+[ "$t2" -gt 0 ] && [ $((t1 * 3)) -ge $((t0 + t2)) ]
+check pg_tps_kept $? "tps without, with, without again: $t0 $t1 $t2 (bar: with >= 2/3 of the mean without); after: $(txns after)"
 
 # pgbench's invariant: each transaction adds one delta to an account,
 # a teller and a branch and logs it in history
