@@ -140,6 +140,13 @@ def t90_med(rs):
     return out
 
 
+def t90_cells(rs):
+    """A cell's t90 per phase over its runs: median [min-max] each."""
+    nt = max(len(r["t90"]) for r in rs)
+    return " / ".join(fmt([r["t90"][i] if i < len(r["t90"]) else None
+                           for r in rs], "{:.0f}") for i in range(nt))
+
+
 def t90_str(v):
     return " / ".join("-" if x == float("inf") else "%.0f" % x for x in v)
 
@@ -216,10 +223,7 @@ def summary_rst(cells, workloads, conditions, command):
             rs = cells.get((wl, pol))
             if not rs:
                 continue
-            nt = max(len(r["t90"]) for r in rs)
-            t90s = " / ".join(fmt([r["t90"][i] if i < len(r["t90"]) else None
-                                   for r in rs], "{:.0f}")
-                              for i in range(nt))
+            t90s = t90_cells(rs)
             kd = "-"
             if pol not in ("none", "debian", "numab2"):
                 kd = fmt([(r["kd_run_ns"] / 1e9 if r["kd_run_ns"] else
@@ -325,10 +329,7 @@ def main():
             if not rs:
                 continue
             orc = rs[0]["oracle_bp"]
-            nt = max(len(r["t90"]) for r in rs)
-            t90s = " / ".join(fmt([r["t90"][i] if i < len(r["t90"]) else None
-                                   for r in rs], "{:.0f}")
-                              for i in range(nt))
+            t90s = t90_cells(rs)
             ctl = "-"
             if any(r["ctl_steps"] for r in rs):
                 ctl = "{} ({} %)".format(
