@@ -86,9 +86,15 @@ kd_ms() {
 	for k in $(pgrep -x 'kdamond\..*'); do cat /proc/$k/schedstat; done |
 		awk '{ s += $1 } END { printf "%d", s / 1e6 }'
 }
+# busy_ms: the guest's CPUs' time not idle so far, ms (/proc/stat, in
+# USER_HZ ticks: user nice system idle iowait irq softirq steal)
+busy_ms() {
+	awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" {
+		printf "%d", ($2 + $3 + $4 + $7 + $8 + $9) * 1000 / hz }' /proc/stat
+}
 bench() {
 	cp /proc/vmstat /tmp/$1.vmstat
-	kd0=$(kd_ms)
+	kd0=$(kd_ms) busy0=$(busy_ms)
 	runuser -u postgres -- $PGBIN/pgbench -n -c 4 -j 2 -T "$PG_SECS" -P 30 \
 		-f /mmt/pgzipf.sql > /tmp/$1.log 2>&1 &
 	pgb=$!
@@ -97,9 +103,11 @@ bench() {
 	sleep $((PG_SECS - 25))
 	place > /tmp/$1.end
 	info "$1, $((PG_SECS - 15)) s in: $(node_mem)"
-	info "$1, /proc/vmstat since the start: $(vmdelta /tmp/$1.vmstat); kdamonds on a CPU: $(($(kd_ms) - kd0)) ms"
+	info "$1, /proc/vmstat since the start: $(vmdelta /tmp/$1.vmstat)"
 	wait $pgb
 	rc=$?
+	echo "$(($(kd_ms) - kd0)) $(($(busy_ms) - busy0))" > /tmp/$1.cpu
+	info "$1: kdamonds on a CPU, guest CPUs busy: $(cat /tmp/$1.cpu) ms"
 	grep -E '^(progress|tps|number of (transactions|failed))' /tmp/$1.log |
 		sed "s/^/MMT-INFO $1: /"
 	return $rc
@@ -123,7 +131,7 @@ ran() {
 }
 txns() { grep -m1 'number of transactions actually' /tmp/"$1".log; }
 
-plan 11
+plan 12
 prepare
 check pg_prepared $? "PostgreSQL $pgv, checksums $(sql 'SHOW data_checksums'), $(sql 'SELECT count(*) FROM pgbench_branches') branches; $(place)"
 bench control
@@ -153,15 +161,23 @@ info "status: $(grep -E '^(node|pair)=' $P/status | tr '\n' ' ')"
 systemctl stop mm-tiering.service
 bench after
 ran $? after
-# under TCG both nodes are equally fast: TPS shows the module's own cost
-# (kdamonds, migrations), not the placement's gain.  At least 2/3 of the
-# mean of the runs before and after it in the same boot: the host's load
-# moves TPS within a boot too (40 and 67 without the module in one boot
-# beside a DKMS build, 45 with it); a module costing a third fails
+# under TCG both nodes are equally fast: TPS shows the module's own cost,
+# not the placement's gain.  The cost itself is the kdamonds' CPU time
+# (monitoring, the module's controller and the migrations all run there):
+# at most 10 % of the CPU time the guest was busy during the run, a share
+# the host's load does not move (a vCPU the host does not run stops both).
+# TPS is moved by the host's load (without the module: 24 to 50 TPS in the
+# 30 s intervals of one run beside another guest), so its bar is the loss
+# no such noise explains: at least 1/2 of the mean of the runs before and
+# after it in the same boot
+set -- $(cat /tmp/tiering.cpu 2>/dev/null)
+kd=${1:-0} busy=${2:-0}
+[ "$busy" -gt 0 ] && [ "$kd" -gt 0 ] && [ $((kd * 10)) -le "$busy" ]
+check pg_module_cpu $? "kdamonds on a CPU $kd ms of $busy ms the guest's CPUs were busy during the run with mm_tiering (bar: at most 10 %, more than 0)"
 t0=$(tps control) t1=$(tps tiering) t2=$(tps after)
 t0=${t0:-0} t1=${t1:-0} t2=${t2:-0}
-[ "$t2" -gt 0 ] && [ $((t1 * 3)) -ge $((t0 + t2)) ]
-check pg_tps_kept $? "tps without, with, without again: $t0 $t1 $t2 (bar: with >= 2/3 of the mean without); after: $(txns after)"
+[ "$t2" -gt 0 ] && [ $((t1 * 4)) -ge $((t0 + t2)) ]
+check pg_tps_kept $? "tps without, with, without again: $t0 $t1 $t2 (bar: with >= 1/2 of the mean without); after: $(txns after)"
 
 # pgbench's invariant: each transaction adds one delta to an account,
 # a teller and a branch and logs it in history
