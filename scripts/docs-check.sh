@@ -13,9 +13,10 @@
 #                        the sources
 #   docs_version_agrees  debian/changelog's release is dkms.conf's, NEWS's
 #                        newest and mm-tiering-status's
-#   docs_man_pages       mm_tiering(4) names every parameter, both pages
-#                        format without a warning, and the package (DEB)
-#                        installs them where man finds them
+#   docs_man_pages       the packages (DEB and the tools' beside it) install
+#                        both manual pages where man finds them,
+#                        mm_tiering(4) names every parameter, both format
+#                        without a warning
 #   docs_module_signed   admin-guide.rst's Secure Boot entry holds: the
 #                        module DKMS built carries a PKCS#7 signature that
 #                        verifies against DKMS's key (MOK) and no other
@@ -95,28 +96,34 @@ ok=y
 [ -n "$rel" ] && [ "$dk" = "$rel" ] && [ "$news" = "$rel" ] && [ "$tool" = "$rel" ] || ok=
 result docs_version_agrees "$ok" "debian/changelog ${rel:-?}, dkms.conf ${dk:-?}, NEWS ${news:-?}, mm-tiering-status ${tool:-?}"
 
-# the manual pages: every parameter in mm_tiering(4), both formatted
-# without a warning (as lintian does), and in the package
-man4=$top/Documentation/man/mm_tiering.4
-man8=$top/Documentation/man/mm-tiering-status.8
+# the manual pages, as the packages ship them (made from
+# Documentation/man/*.rst when the package builds): mm_tiering(4) in
+# mm-tiering-dkms (DEB), mm-tiering-status(8) in mm-tiering-tools beside it;
+# every parameter in mm_tiering(4), both formatted without a warning (as
+# lintian does)
 missing='' warn='' inpkg=''
+mandir=$(mktemp -d)
+trap 'rm -rf "$mandir"' EXIT
+if [ -n "$deb" ] && [ -f "$deb" ]; then
+	for d in "$deb" "${deb%/*}/mm-tiering-tools_${deb##*/mm-tiering-dkms_}"; do
+		dpkg-deb -x "$d" "$mandir" 2>/dev/null
+	done
+	inpkg=$(cd "$mandir" && ls usr/share/man/man[48]/*.gz 2>/dev/null | tr '\n' ' ')
+fi
+man4=$mandir/usr/share/man/man4/mm_tiering.4.gz
+man8=$mandir/usr/share/man/man8/mm-tiering-status.8.gz
 # a parameter is described where it heads an item: the line after .TP
-items=$(awk 'prev == ".TP" { print } { prev = $0 }' "$man4")
+items=$(zcat "$man4" 2>/dev/null |
+	awk 'prev == ".TP" { print } { prev = $0 }' | sed 's/\\f[BIPR]//g')
 for p in $params; do
 	echo "$items" | grep -qw -- "$p" || missing="$missing $p"
 done
 for m in "$man4" "$man8"; do
+	[ -f "$m" ] || continue
 	w=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 \
 		man --warnings -E UTF-8 -l -Tutf8 -Z "$m" 2>&1 >/dev/null)
 	[ -z "$w" ] || warn="$warn $(basename "$m"): $w"
 done
-# mm_tiering(4) in mm-tiering-dkms (DEB), mm-tiering-status(8) in
-# mm-tiering-tools beside it
-if [ -n "$deb" ] && [ -f "$deb" ]; then
-	inpkg=$(for d in "$deb" "${deb%/*}/mm-tiering-tools_${deb##*/mm-tiering-dkms_}"; do
-		dpkg-deb -c "$d"; done 2>/dev/null |
-		grep -oE 'usr/share/man/man[48]/[^ ]+\.gz' | tr '\n' ' ')
-fi
 ok=y
 [ -n "$params" ] && [ -z "$missing" ] && [ -z "$warn" ] || ok=
 case $inpkg in *man4/mm_tiering.4.gz*man8/mm-tiering-status.8.gz*) ;; *) ok= ;; esac

@@ -191,8 +191,8 @@ root_kbuild() {
 
 # What building the packages needs (dh-dkms), and lintian to check them.
 root_debtools() {
-	root_install debtools "debhelper, dh-dkms and lintian" debhelper dh-dkms \
-		dpkg-dev fakeroot lintian
+	root_install debtools "debhelper, dh-dkms, docutils and lintian" \
+		debhelper dh-dkms dpkg-dev fakeroot lintian python3-docutils
 }
 
 # What the Debian guest (scripts/debian-guest.sh) boots: systemd as init and
