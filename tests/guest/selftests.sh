@@ -6,13 +6,15 @@
 # access_memory built by scripts/debian-guest.sh) and
 # tools/testing/selftests/mm/migration (each of its test cases: pages moved
 # between node0 and node1 with move_pages() while threads read them) run
-# twice in one boot, first without the module, then with mm_tiering enabled
-# (a kdamond per node of its own, non-exclusive contexts, migrating the
-# same pages), each test under a timeout.  migration wants three CPUs or
-# more (booted with MMT_SMP=4).  A test passes here when it passes with the
-# module as it did without (kselftest's exit codes: 0 pass, 4 skip, other
-# fail); one that skips or fails both ways is reported skipped (below, how a
-# difference is judged); the one difference a test itself declares is
+# with mm_tiering enabled (a kdamond per node of its own, non-exclusive
+# contexts, migrating the same pages), each test under a timeout; then,
+# with the module unloaded and no kdamond left, the tests that did not pass
+# run once more without it, the negative control of their result (a pass
+# needs none).  migration wants three CPUs or more (booted with MMT_SMP=4).
+# A test passes here when it passes with the module (kselftest's exit
+# codes: 0 pass, 4 skip, other fail); one that skips or fails both ways is
+# reported skipped (below, how a difference is judged); the one difference
+# a test itself declares is
 # asserted as such: reclaim.sh and lru_sort.sh skip when another kdamond runs (the
 # DAMON_RECLAIM and DAMON_LRU_SORT modules start exclusively).  The module
 # must still run, untouched, after them.
@@ -26,7 +28,7 @@ mtests=$(sed -n 's/^TEST_F_TIMEOUT(migration, \([a-z_]*\),.*/migration.\1/p' $M/
 EXCLUSIVE=" reclaim.sh lru_sort.sh "
 all="$tests $mtests"
 nall=$(echo $all | wc -w)
-plan $((nall + 3))
+plan $((nall + 4))
 [ -e /sys/module/damon_stat ] &&
 	echo N > /sys/module/damon_stat/parameters/enabled
 echo 0 > /proc/sys/kernel/numa_balancing
@@ -73,7 +75,18 @@ rc_of() { awk -v t=$2 '$1 == t { print $2 }' /tmp/$1.rc; }
 has() { case " $(echo $2) " in *" $1 "*) return 0 ;; esac; return 1; }
 word() { case $1 in 0) echo pass ;; 4) echo skip ;; *) echo "fail($1)" ;; esac; }
 
-run without
+# only TESTS...: run() over those of the given tests ($tests and $mtests
+# as they were before, after)
+only() {
+	all_tests=$tests all_mtests=$mtests tests='' mtests=''
+	for t in $1; do
+		if has $t "$all_mtests"; then mtests="$mtests $t"; else tests="$tests $t"; fi
+	done
+	shift
+	"$@"
+	tests=$all_tests mtests=$all_mtests
+}
+
 modprobe mm_tiering enabled=Y
 pids=$(cat $P/kdamond_pids)
 [ "$(cat $P/enabled)" = Y ]
@@ -83,6 +96,18 @@ run with
 [ "$(cat $P/enabled)" = Y ] && [ "$(cat $P/kdamond_pids)" = "$pids" ] &&
 	grep -q '^node=1 .* state=running ' $P/status
 check selftests_module_untouched $? "after: enabled=$(cat $P/enabled) kdamond_pids=$(cat $P/kdamond_pids) (before: $pids)"
+# the negative control of every result but a pass, in a machine as it was
+# before the module: unloaded, no kdamond of anyone's left
+rmmod mm_tiering
+unload=$?
+kds=$(pgrep -x 'kdamond\..*' | wc -l)
+notpass=
+for t in $all; do
+	has $t "$EXCLUSIVE" && continue
+	[ "$(rc_of with $t)" = 0 ] || notpass="$notpass $t"
+done
+: > /tmp/without.rc
+[ -n "$notpass" ] && only "$notpass" run without
 # A result with the module is judged against the same test's without it.
 # The same pass: PASS.  The same skip or the same failure: SKIP, not PASS
 # (nothing was measured here: a tool the guest lacks, a test that fails on
@@ -99,18 +124,17 @@ for t in $all; do
 	a=$(rc_of without $t) b=$(rc_of with $t)
 	[ "$a" != "$b" ] && [ "$b" != 0 ] && retry="$retry $t"
 done
+reruns() { for r in $(seq $RERUNS); do run again$r; done; }
 if [ -n "$retry" ]; then
 	info "again with the module, $RERUNS times:$retry"
-	all_tests=$tests all_mtests=$mtests tests='' mtests=''
-	for t in $retry; do
-		if has $t "$all_mtests"; then mtests="$mtests $t"; else tests="$tests $t"; fi
-	done
-	for r in $(seq $RERUNS); do run again$r; done
-	tests=$all_tests mtests=$all_mtests
+	modprobe mm_tiering enabled=Y
+	only "$retry" reruns
+	rmmod mm_tiering
 fi
 for t in $all; do
 	a=$(rc_of without $t) b=$(rc_of with $t)
-	d="without: $(word "$a"); with: $(word "$b")"
+	d="with: $(word "$b"); without: $(word "$a")"
+	[ -n "$a" ] || d="with: $(word "$b")"
 	if has $t "$EXCLUSIVE"; then
 		[ "$b" = 4 ] && grep -q 'Another kdamond is running' /tmp/with.$t.log
 		check "selftest_$t" $? "$d ($(tail -1 /tmp/with.$t.log)): it skips beside any other kdamond"
@@ -131,6 +155,7 @@ done
 npass=$(awk '$2 == 0' /tmp/with.rc | wc -l)
 nskip=$(awk '$2 == 4' /tmp/with.rc | wc -l)
 info "with mm_tiering: $npass passed, $nskip skipped, $((nall - npass - nskip)) failed of $nall"
-rmmod mm_tiering
+[ $unload -eq 0 ] && [ "$kds" -eq 0 ]
+check selftests_unloaded_clean $? "rmmod rc=$unload; kdamonds left after it: $kds; then without the module:${notpass:- nothing (every test passed with it)}"
 dmesg_clean > /dev/null
 check selftests_dmesg_clean $? "$(splat_head)"
