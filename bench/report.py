@@ -199,6 +199,12 @@ def targets(cells, workloads):
             "|---|---|---|---|---|---|---|---|"] + rows + [""]
 
 
+def release_only(conditions):
+    """A snapshot's version without its date and commit: "0.2.0+git"."""
+    return re.sub(r"\+git[0-9]+\.[0-9a-f]+(\.d[0-9a-f]+)?", "+git",
+                  conditions)
+
+
 def summary_rst(cells, workloads, conditions, command):
     """The one summary table Documentation/bench.rst carries: per workload
     and policy, the medians [min-max] of the upper share, AMAT over the
@@ -206,8 +212,7 @@ def summary_rst(cells, workloads, conditions, command):
     kdamonds' CPU time, with the conditions and the command that made it
     (make bench BENCH_DOC=1 copies it there).  A snapshot's version keeps
     its release and "+git" only: the documents carry no commit ids."""
-    conditions = re.sub(r"\+git[0-9]+\.[0-9a-f]+(\.d[0-9a-f]+)?", "+git",
-                        conditions)
+    conditions = release_only(conditions)
     out = [".. Made by make bench (bench/report.py): run it again to change",
            "   this table, do not edit it.", "",
            textwrap.fill("Conditions: " + conditions + ".", 76), "",
@@ -383,7 +388,7 @@ def main():
     axes[-1, 0].set_xlabel("seconds after start")
     axes[0, 0].legend(fontsize=7, loc="lower right")
     # the conditions wrapped, so that no end of them is cut off
-    title = textwrap.fill(a.conditions, 110)
+    title = textwrap.fill(release_only(a.conditions), 110)
     nl = title.count("\n") + 1
     fig.suptitle(title, fontsize=7)
     # about 0.14 in a line of 7 pt text, on a figure 3.2 in a workload high

@@ -17,6 +17,11 @@
 #                        both manual pages where man finds them,
 #                        mm_tiering(4) names every parameter, both format
 #                        without a warning
+#   docs_bench_generated Documentation/bench.rst's results are make bench's:
+#                        the block between its bench-summary markers is
+#                        bench/report.py's table (its header, conditions,
+#                        rows of mm_tiering beside another policy), its
+#                        plot is there, and no hand-kept results page is
 #   docs_module_signed   admin-guide.rst's Secure Boot entry holds: the
 #                        module DKMS built carries a PKCS#7 signature that
 #                        verifies against DKMS's key (MOK) and no other
@@ -128,6 +133,21 @@ ok=y
 [ -n "$params" ] && [ -z "$missing" ] && [ -z "$warn" ] || ok=
 case $inpkg in *man4/mm_tiering.4.gz*man8/mm-tiering-status.8.gz*) ;; *) ok= ;; esac
 result docs_man_pages "$ok" "$(echo $params | wc -w) parameters; package: ${inpkg:-no pages (or no package given)}${missing:+; not in mm_tiering.4:$missing}${warn:+; warnings:$warn}"
+
+# the bench page's results: what make bench BENCH_DOC=1 wrote, nothing else
+bench=$top/Documentation/bench.rst
+blk=$(sed -n '/^\.\. bench-summary: begin/,/^\.\. bench-summary: end/p' "$bench")
+rows=$(echo "$blk" | grep -c '^   \* - ' || true)
+ok=y
+echo "$blk" | grep -q '^\.\. Made by make bench (bench/report.py)' || ok=
+echo "$blk" | grep -q '^Conditions: ' || ok=
+echo "$blk" | grep -q '^     - mm_tiering defaults$' || ok=
+[ "$(echo "$blk" | grep -c '^     - ' || true)" -gt 7 ] || ok=
+[ -s "$top/Documentation/bench-share.png" ] || ok=
+grep -q 'bench-share.png' "$bench" || ok=
+hand=$(cd "$top" && git ls-files 'Documentation/*results*' | tr '\n' ' ')
+[ -z "$hand" ] || ok=
+result docs_bench_generated "$ok" "$((rows - 1)) rows between the markers${hand:+; hand-kept: $hand}"
 
 # Secure Boot: DKMS signs what it builds with its own key; the signature
 # (the kernel's module_signature trailer, a PKCS#7 blob) must verify over
