@@ -165,7 +165,9 @@ ran $? after
 # not the placement's gain.  The cost itself is the kdamonds' CPU time
 # (monitoring, the module's controller and the migrations all run there):
 # at most 10 % of the CPU time the guest was busy during the run, a share
-# the host's load does not move (a vCPU the host does not run stops both).
+# the host's load moves far less than TPS (a vCPU the host does not run
+# stops the kdamonds and the guest's clock alike; 4 % alone, 7 % beside
+# another guest).
 # TPS is moved by the host's load (without the module: 24 to 50 TPS in the
 # 30 s intervals of one run beside another guest), so its bar is the loss
 # no such noise explains: at least 1/2 of the mean of the runs before and
