@@ -302,6 +302,15 @@ static int mmt_bw_schemes(struct damon_ctx *ctx, struct damon_target *t,
  * back from allocations that could use a higher zone (lowmem_reserve[] for
  * the highest zone a movable allocation may use) or for high-order atomic
  * ones.  The same rule as the kernel's watermark check, read at one time.
+ *
+ * Free pages are the zones' NR_FREE_PAGES, as the watermark check counts
+ * them, without those waiting on the CPUs' free lists: the pages demotion
+ * frees wait there (on a CPU that frees many, towards an eighth of the
+ * zone) and promotion, allocating on another CPU, cannot take them.
+ * Counted as free, admission let promotion take the zones' own free pages
+ * in their place, and the OOM killer took the process filling a node whose
+ * other memory was ZONE_MOVABLE.  Demotion then stops above its goal by
+ * what the lists held, which reaches the node's free pages as they drain.
  */
 void mmt_node_pages(int nid, struct mmt_pages *pages)
 {

@@ -43,6 +43,14 @@ node_bp() {
 		"/sys/devices/system/node/node$1/meminfo"
 }
 
+# node_pcp_bp NODE: the pages on the CPUs' free lists of the node's zones
+# (/proc/zoneinfo's "count:"), free but not in MemFree, in bp of MemTotal
+node_pcp_bp() {
+	awk -v n="Node $1," -v kb="$(node_mb "$1" MemTotal)" \
+		'/^Node / { z = index($0, n) == 1 } z && $1 == "count:" { c += $2 }
+		END { printf "%d\n", c * 4 * 10000 / (kb * 1024) }' /proc/zoneinfo
+}
+
 # node_mb NODE FIELD: FIELD of the node's meminfo in MiB
 node_mb() {
 	awk -v f="$2:" '$3 == f { print int($4 / 1024) }' \
