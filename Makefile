@@ -47,7 +47,7 @@ demo:
 
 # Everything: build, DKMS install, QEMU scenarios, KUnit; ends with
 # "N passed, N failed".  T="phase tiering": those scenarios only (with
-# "kunit", "bench", "reach", "debug", "core": those parts too).
+# "kunit", "bench", "reach", "piuparts", "debug", "core": those parts too).
 check:
 	bash scripts/check.sh $(T)
 

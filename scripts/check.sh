@@ -38,16 +38,18 @@ fi
 out=$MMT_TOP/build/check
 mkdir -p "$out"
 # Scenarios named (make check T="phase tiering"): only those, and only the
-# set-up they need; the pseudo-scenarios "kunit", "bench" and "reach"
-# (scripts/kernel-reach.sh) name the rest, which a full run always has.
-only=$# no_reach=
+# set-up they need; the pseudo-scenarios "kunit", "bench", "reach"
+# (scripts/kernel-reach.sh) and "piuparts" name the rest, which a full run
+# always has.
+only=$# no_reach='' no_piuparts=''
 if [ "$only" -gt 0 ]; then
 	case " $* " in *" kunit "*) ;; *) MMT_NO_KUNIT=1 ;; esac
 	case " $* " in *" bench "*) ;; *) MMT_NO_BENCH=1 ;; esac
 	case " $* " in *" reach "*) ;; *) no_reach=1 ;; esac
+	case " $* " in *" piuparts "*) ;; *) no_piuparts=1 ;; esac
 	# shellcheck disable=SC2046 # scenario names are single words
 	set -- $(for s in "$@"; do
-		case $s in kunit|bench|reach) ;; *) echo "$s" ;; esac
+		case $s in kunit|bench|reach|piuparts) ;; *) echo "$s" ;; esac
 	done)
 fi
 # The scenarios and their facts (tests/scenarios)
@@ -91,6 +93,13 @@ step "the packaging from a checkout: dpkg-buildpackage, lintian (scripts/package
 "$MMT_TOP/scripts/package-check.sh" | tee "$out/package-check.out"
 passed=$((passed + $(grep -c '^  PASS ' "$out/package-check.out")))
 failed=$((failed + $(grep -c '^  FAIL ' "$out/package-check.out")))
+# piuparts in the background (its results reported last): mostly
+# downloads and dpkg in a chroot of its own, beside the scenarios
+piuparts_pid=
+if [ -z "$no_piuparts" ]; then
+	"$MMT_TOP/scripts/piuparts-check.sh" >"$out/piuparts-check.out" 2>&1 &
+	piuparts_pid=$!
+fi
 # KUnit's UML kernel builds in the background from here (its results are
 # reported last): kernel-reach is mostly downloads and dpkg, and the first
 # scenarios have wide margins, so its 5 minutes of compiling cost little
@@ -532,6 +541,17 @@ if [ -z "${MMT_NO_BENCH:-}" ]; then
 		echo "  FAIL bench_mmt_beats_none mean node0 share: mm_tiering ${s_mmt:-?} bp, none ${s_none:-?} bp; runs with bad data: ${intact:-?}"
 		failed=$((failed + 1))
 	fi
+fi
+
+if [ -n "$piuparts_pid" ]; then
+	step "the packages through piuparts: install, remove, purge (scripts/piuparts-check.sh)"
+	wait "$piuparts_pid"
+	grep -E '^  (PASS|FAIL) ' "$out/piuparts-check.out" ||
+		{ tail -5 "$out/piuparts-check.out"; echo "  FAIL package_piuparts_clean no result (build/check/piuparts-check.out)"; }
+	passed=$((passed + $(grep -c '^  PASS ' "$out/piuparts-check.out")))
+	failed=$((failed + $(grep -c '^  FAIL ' "$out/piuparts-check.out")))
+	grep -q '^  PASS ' "$out/piuparts-check.out" ||
+		grep -q '^  FAIL ' "$out/piuparts-check.out" || failed=$((failed + 1))
 fi
 
 if [ -z "${MMT_NO_KUNIT:-}" ]; then

@@ -4,7 +4,7 @@
 # Provision everything mm-tiering's build and test bench needs on a bare
 # Debian 12 host, cached outside the repository and keyed by version.
 #
-#   scripts/provision.sh [host|root|kernel|source|tarball|kbuild|debtools|guest|all]
+#   scripts/provision.sh [host|root|kernel|source|tarball|kbuild|debtools|piuparts|guest|all]
 #   (all: host, root and kernel)
 #
 # Host tools come from the host's own (bookworm) apt sources.  Debian kernel
@@ -195,6 +195,11 @@ root_debtools() {
 		debhelper dh-dkms dpkg-dev fakeroot lintian python3-docutils
 }
 
+# piuparts, and the debootstrap it makes its chroots with.
+root_piuparts() {
+	root_install piuparts "piuparts" piuparts debootstrap
+}
+
 # What the Debian guest (scripts/debian-guest.sh) boots: systemd as init and
 # Debian's kernel package with its own initramfs, in a root of its own, and
 # PostgreSQL for the postgres scenario, gcc and libnuma-dev for the mm
@@ -220,8 +225,9 @@ tarball) host_tools; trixie_root; source_tarball ;;
 checkpatch) host_tools >&2; trixie_root >&2; checkpatch ;;
 kbuild)	host_tools; trixie_root; root_kbuild ;;
 debtools) host_tools; trixie_root; root_debtools ;;
+piuparts) host_tools; trixie_root; root_piuparts ;;
 guest)	host_tools; trixie_root; root_guest ;;
 all)	host_tools; trixie_root; kernel_image ;;
 in-root) shift; in_root "$@" ;;
-*)	echo "usage: $0 [host|root|kernel|source|tarball|checkpatch|kbuild|debtools|guest|all|in-root CMD...]" >&2; exit 2 ;;
+*)	echo "usage: $0 [host|root|kernel|source|tarball|checkpatch|kbuild|debtools|piuparts|guest|all|in-root CMD...]" >&2; exit 2 ;;
 esac
