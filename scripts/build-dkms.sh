@@ -33,6 +33,9 @@ st=$(in_root dpkg-query -W -f='${Status}\n' mm-tiering-dkms mm-tiering-tools \
 	2>/dev/null | grep -cx 'install ok installed' || true)
 if [ "$st" != 2 ] ||
    [ "$(cat "$MMT_ROOT/var/tmp/mmt-deb.installed" 2>/dev/null)" != "$sum" ]; then
+	# only the pair installed stays (the Debian guest's image carries it,
+	# and its service scenario installs the tools package again)
+	rm -f "$MMT_ROOT"/var/tmp/mm-tiering-{dkms,tools}_*_all.deb
 	cp "$deb" "$tools" "$MMT_ROOT/var/tmp/"
 	{ in_root dpkg --purge mm-tiering-tools mm-tiering-dkms &&
 	  # a copy `dkms add`ed by hand (older versions of this script)

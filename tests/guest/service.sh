@@ -12,6 +12,8 @@
 #      first-touched on node1 moves to node0, bytes intact; systemctl stop
 #      leaves no kdamond and no module.  mm-tiering-status, as the package
 #      installs it, reads the running module (JSON, a record, the table).
+#      The tools package upgraded while the service runs restarts it;
+#      removed, it stops it first.
 . /mmt/lib.sh
 HOT_MB=${HOT_MB:-100}
 COLD_MB=${COLD_MB:-128}
@@ -35,9 +37,9 @@ hot_share() {
 
 case $boot in
 1)
-	# 22: the last two, service_record_plot and service_metrics_parse,
+	# 24: the last two, service_record_plot and service_metrics_parse,
 	# are the host's (check.sh)
-	plan 22
+	plan 24
 	en=$(systemctl is-enabled mm-tiering.service 2>&1)
 	[ "$en" = disabled ] && [ "$(loaded)" = 0 ] && [ "$(stat_on)" = Y ]
 	check service_shipped_disabled $? "is-enabled: $en; mm_tiering loaded: $(loaded); damon_stat=$(stat_on)"
@@ -214,6 +216,27 @@ print(" ".join("%s:%s:%s" % (k, n[k]["tier"], n[k]["target"]) for k in sorted(n)
 	[ $rc -eq 0 ] && [ "$cond" = no ] && [ "$act" = inactive ] && [ "$(loaded)" = 0 ] &&
 		[ "$(stat_on)" = Y ]
 	check service_skips_without_module $? "module moved away: start rc=$rc, ConditionResult=$cond, $act, loaded $(loaded), damon_stat=$(stat_on)"
+
+	# the tools package upgraded while the service runs (dpkg -i of the
+	# same build: its preinst, the installed prerm, its postinst with the
+	# old version; no DKMS build, which takes minutes under TCG): the
+	# service is restarted, onto the module installed, not left stopped
+	systemctl start mm-tiering.service
+	pids=$(cat $P/kdamond_pids)
+	v=$(dpkg-query -W -f='${Version}' mm-tiering-tools)
+	dpkg -i "/var/tmp/mm-tiering-tools_${v}_all.deb" > /tmp/up.log 2>&1
+	rc=$?
+	now=$(cat $P/kdamond_pids 2>/dev/null)
+	[ $rc -eq 0 ] && [ "$(systemctl is-active mm-tiering.service)" = active ] &&
+		[ "$(cat $P/enabled 2>/dev/null)" = Y ] && [ -n "$now" ] && [ "$now" != "$pids" ]
+	check package_upgrade_restarts_service $? "dpkg -i mm-tiering-tools $v, service active: rc=$rc, $(systemctl is-active mm-tiering.service); kdamonds $pids -> ${now:-none}"
+	# removed while the service runs: stopped first, so the module is
+	# unloaded and what start changed is put back
+	apt-get remove -y mm-tiering-tools > /tmp/rm.log 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(loaded)" = 0 ] && [ "$(stat_on)" = Y ] &&
+		[ ! -e /run/mm-tiering/restore ]
+	check package_remove_stops_service $? "apt-get remove mm-tiering-tools, service active: rc=$rc; mm_tiering loaded: $(loaded); damon_stat=$(stat_on); $(grep -c '^Removing mm-tiering-tools' /tmp/rm.log) removed"
 
 	dmesg_clean > /dev/null
 	check service_dmesg_clean $? "$(splat_head)"
