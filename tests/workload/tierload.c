@@ -69,14 +69,15 @@
  *       stride: -S
  *   tierload t=<ms> hot_up=N hot_low=N cold_up=N cold_low=N other=N
  *            up_free_mb=N phase=N upshare_bp=N moved=N moved2=N
- *            moved2_hot=N unknown=N nodes=N:pages,...
+ *            moved2_hot=N unknown=N reads=N nodes=N:pages,...
  *       hot_* count the hot slice only; upshare_bp: share of accesses
  *       served by the upper node; moved/moved2: pages seen to change node
  *       at least once / twice between samples (moved2_hot: of them,
  *       pages of the hot slices, every slice); other: pages on neither
  *       node; unknown: pages whose node could not be read (under migration:
- *       counted in no other field, their moves not counted); nodes: the
- *       pages of every set on each node that holds any
+ *       counted in no other field, their moves not counted); reads: the
+ *       cache lines the timed run has read so far (its throughput, with
+ *       t); nodes: the pages of every set on each node that holds any
  *   tierload oracle_bp=N oracle_low_pages=N
  *       best upshare_bp with the upper node's room, and how many pages of
  *       that best placement start on the lower node
@@ -524,7 +525,7 @@ int main(int argc, char **argv)
 	unsigned char *last_node = NULL, *moves = NULL;
 	size_t hot_pages, cold_pages, i, room = 0;
 	unsigned char *hot, *cold;
-	long start, next, sink = 0, nstores = 0;
+	long start, next, sink = 0, nstores = 0, reads = 0;
 	int writes = 0;
 	size_t cur = 0;
 
@@ -739,10 +740,10 @@ int main(int argc, char **argv)
 						share += weight[pg];
 				}
 			}
-			printf("tierload t=%ld hot_up=%ld hot_low=%ld cold_up=%ld cold_low=%ld other=%ld up_free_mb=%ld phase=%ld upshare_bp=%ld moved=%ld moved2=%ld moved2_hot=%ld unknown=%ld",
+			printf("tierload t=%ld hot_up=%ld hot_low=%ld cold_up=%ld cold_low=%ld other=%ld up_free_mb=%ld phase=%ld upshare_bp=%ld moved=%ld moved2=%ld moved2_hot=%ld unknown=%ld reads=%ld",
 			       t - start, hu, hl, cu, cl, ho + co,
 			       node_free_mb(up), phase, (long)(share * 10000),
-			       moved, moved2, moved2_hot, n_unknown);
+			       moved, moved2, moved2_hot, n_unknown, reads);
 			print_nodes();
 			next += iv;
 			if (t - start >= secs * 1000 ||
@@ -762,6 +763,8 @@ int main(int argc, char **argv)
 					break;
 				size_t pg = page_of_rank[zipf_draw(cdf,
 								 all_pages)];
+
+				reads++;
 
 				sink += pg < hot_pages * slices ?
 					hot[pg * PAGE + (i & 63) * 64] :
@@ -786,6 +789,7 @@ int main(int argc, char **argv)
 				nstores++;
 			}
 			sink += hot[off];
+			reads++;
 			cur += 64;
 			if (cur & (1024 * PAGE - 1))
 				continue;
@@ -803,6 +807,7 @@ int main(int argc, char **argv)
 					cold[(pg - hot_pages * slices) * PAGE +
 					     off];
 			}
+			reads += tail;
 			if (now_ms() >= next)
 				break;
 		}
