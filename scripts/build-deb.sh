@@ -4,7 +4,7 @@
 # Build the mm-tiering-dkms and mm-tiering-tools packages (dh-dkms) inside
 # the trixie root:
 # stage only what the package ships (the module's sources, dkms.conf, its
-# docs, debian/), dpkg-buildpackage -b.  The version is scripts/version.sh's:
+# docs, the tools and the workload's source, debian/), dpkg-buildpackage -b.  The version is scripts/version.sh's:
 # debian/changelog's release, or a snapshot of it (then the staged copy's
 # changelog gets the snapshot's entry on top, and its dkms.conf and
 # mm-tiering-status the snapshot's version).  Prints mm-tiering-dkms' .deb's
@@ -25,11 +25,15 @@ rm -rf "$MMT_ROOT$work" && mkdir -p "$src/Documentation"
 cp -r "$MMT_TOP"/{dkms.conf,Kbuild,Makefile,LICENSE,README.md,NEWS,mm-tiering,conftest,service,debian} \
 	"$src/"
 cp -r "$MMT_TOP"/Documentation/{admin-guide.rst,design.rst,man} "$src/Documentation/"
+# the workload's source, which mm-tiering-bench builds on the target
+mkdir -p "$src/tests/workload"
+cp "$MMT_TOP/tests/workload/tierload.c" "$src/tests/workload/"
 rm -f "$src"/mm-tiering/*.o "$src"/mm-tiering/.*.cmd "$src/mm-tiering/mmt_config.h" \
 	"$src"/conftest/*.o "$src/conftest/conftest.log"
 if [ "$ver" != "$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$src/dkms.conf")" ]; then
 	sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$ver\"/" "$src/dkms.conf"
-	sed -i "s/^VERSION = .*/VERSION = \"$ver\"/" "$src/service/mm-tiering-status"
+	sed -i "s/^VERSION = .*/VERSION = \"$ver\"/" "$src/service/mm-tiering-status" \
+		"$src/service/mm-tiering-bench"
 	{ cat <<EOC
 mm-tiering ($ver) UNRELEASED; urgency=medium
 

@@ -12,10 +12,10 @@
 #   docs_no_commit_ids   no commit hash in README, Documentation/*.rst or
 #                        the sources
 #   docs_version_agrees  debian/changelog's release is dkms.conf's, NEWS's
-#                        newest and mm-tiering-status's
+#                        newest, mm-tiering-status's and mm-tiering-bench's
 #   docs_man_pages       the packages (DEB and the tools' beside it) install
-#                        both manual pages where man finds them,
-#                        mm_tiering(4) names every parameter, both format
+#                        the three manual pages where man finds them,
+#                        mm_tiering(4) names every parameter, each formats
 #                        without a warning
 #   docs_bench_generated Documentation/bench.rst's results are make bench's:
 #                        the block between its bench-summary markers is
@@ -97,13 +97,16 @@ rel=$(sed -n '1s/^mm-tiering (\([^)]*\)).*/\1/p' "$top/debian/changelog")
 dk=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
 news=$(grep -m1 -xE '[0-9]+\.[0-9]+\.[0-9]+' "$top/NEWS")
 tool=$(sed -n 's/^VERSION = "\(.*\)"/\1/p' "$top/service/mm-tiering-status")
+btool=$(sed -n 's/^VERSION = "\(.*\)"/\1/p' "$top/service/mm-tiering-bench")
 ok=y
-[ -n "$rel" ] && [ "$dk" = "$rel" ] && [ "$news" = "$rel" ] && [ "$tool" = "$rel" ] || ok=
-result docs_version_agrees "$ok" "debian/changelog ${rel:-?}, dkms.conf ${dk:-?}, NEWS ${news:-?}, mm-tiering-status ${tool:-?}"
+[ -n "$rel" ] && [ "$dk" = "$rel" ] && [ "$news" = "$rel" ] && [ "$tool" = "$rel" ] &&
+	[ "$btool" = "$rel" ] || ok=
+result docs_version_agrees "$ok" "debian/changelog ${rel:-?}, dkms.conf ${dk:-?}, NEWS ${news:-?}, mm-tiering-status ${tool:-?}, mm-tiering-bench ${btool:-?}"
 
 # the manual pages, as the packages ship them (made from
 # Documentation/man/*.rst when the package builds): mm_tiering(4) in
-# mm-tiering-dkms (DEB), mm-tiering-status(8) in mm-tiering-tools beside it;
+# mm-tiering-dkms (DEB), mm-tiering-status(8) and mm-tiering-bench(8) in
+# mm-tiering-tools beside it;
 # every parameter in mm_tiering(4), both formatted without a warning (as
 # lintian does)
 missing='' warn='' inpkg=''
@@ -117,13 +120,14 @@ if [ -n "$deb" ] && [ -f "$deb" ]; then
 fi
 man4=$mandir/usr/share/man/man4/mm_tiering.4.gz
 man8=$mandir/usr/share/man/man8/mm-tiering-status.8.gz
+man8b=$mandir/usr/share/man/man8/mm-tiering-bench.8.gz
 # a parameter is described where it heads an item: the line after .TP
 items=$(zcat "$man4" 2>/dev/null |
 	awk 'prev == ".TP" { print } { prev = $0 }' | sed 's/\\f[BIPR]//g')
 for p in $params; do
 	echo "$items" | grep -qw -- "$p" || missing="$missing $p"
 done
-for m in "$man4" "$man8"; do
+for m in "$man4" "$man8" "$man8b"; do
 	[ -f "$m" ] || continue
 	w=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 \
 		man --warnings -E UTF-8 -l -Tutf8 -Z "$m" 2>&1 >/dev/null)
@@ -131,7 +135,7 @@ for m in "$man4" "$man8"; do
 done
 ok=y
 [ -n "$params" ] && [ -z "$missing" ] && [ -z "$warn" ] || ok=
-case $inpkg in *man4/mm_tiering.4.gz*man8/mm-tiering-status.8.gz*) ;; *) ok= ;; esac
+case $inpkg in *man4/mm_tiering.4.gz*man8/mm-tiering-bench.8.gz*man8/mm-tiering-status.8.gz*) ;; *) ok= ;; esac
 result docs_man_pages "$ok" "$(echo $params | wc -w) parameters; package: ${inpkg:-no pages (or no package given)}${missing:+; not in mm_tiering.4:$missing}${warn:+; warnings:$warn}"
 
 # the bench page's results: what make bench BENCH_DOC=1 wrote, nothing else

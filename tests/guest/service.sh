@@ -12,8 +12,9 @@
 #      first-touched on node1 moves to node0, bytes intact; systemctl stop
 #      leaves no kdamond and no module.  mm-tiering-status, as the package
 #      installs it, reads the running module (JSON, a record, the table).
-#      The tools package upgraded while the service runs restarts it;
-#      removed, it stops it first.
+#      mm-tiering-bench refuses to run beside the service, then runs its
+#      three modes.  The tools package upgraded while the service runs
+#      restarts it; removed, it stops it first.
 . /mmt/lib.sh
 HOT_MB=${HOT_MB:-100}
 COLD_MB=${COLD_MB:-128}
@@ -35,11 +36,39 @@ hot_share() {
 			exit !(last * 100 >= want * hot) }' "$1"
 }
 
+# bench_run: mm-tiering-bench's three modes, one run each, a small hot
+# set: the table printed, the JSON's figures: with mm_tiering the hot set
+# moves up (at least half of it, 30 points above no tiering, where it
+# stays below 20 %), every byte intact in every run, and the settings the
+# bench changed put back
+bench_run() {
+	nb=$(cat /proc/sys/kernel/numa_balancing) ds=$(stat_on)
+	t0=$(date +%s)
+	mm-tiering-bench --repeat 1 --seconds 20 --hot-mb 64 --free-mb 300 \
+		--json /tmp/bench.json > /tmp/bench.out 2>&1
+	rc=$?
+	sed 's/^/MMT-INFO bench: /' /tmp/bench.out
+	fig=$(python3 -c '
+import json
+r = json.load(open("/tmp/bench.json"))
+s = {m: v[0] for m, v in r["runs"].items()}
+ok = (s["mm_tiering"]["hot_upper_pct"] >= 50 and s["none"]["hot_upper_pct"] < 20 and
+      s["mm_tiering"]["hot_upper_pct"] >= s["none"]["hot_upper_pct"] + 30 and
+      all(x["bad_pages"] == 0 and x["throughput_mb_s"] > 0 for x in s.values()))
+print("ok" if ok else "bad", " ".join("%s: %.0f%% up, %.0f MB/s, %.1f MiB moved" %
+      (m, x["hot_upper_pct"], x["throughput_mb_s"], x["migrated_mib"]) for m, x in s.items()))
+' 2>&1)
+	[ $rc -eq 0 ] && [ "$(grep -cE '^ *(none|numa|mm_tiering) ' /tmp/bench.out)" = 3 ] &&
+		[ "${fig%% *}" = ok ] && [ "$(loaded)" = 0 ] && [ "$(stat_on)" = "$ds" ] &&
+		[ "$(cat /proc/sys/kernel/numa_balancing)" = "$nb" ]
+	check bench_runs_three_modes $? "rc=$rc in $(($(date +%s) - t0)) s; ${fig#* }; after: mm_tiering loaded $(loaded), damon_stat=$(stat_on) (was $ds), numa_balancing=$(cat /proc/sys/kernel/numa_balancing) (was $nb)"
+}
+
 case $boot in
 1)
-	# 24: the last two, service_record_plot and service_metrics_parse,
+	# 26: the last two, service_record_plot and service_metrics_parse,
 	# are the host's (check.sh)
-	plan 24
+	plan 26
 	en=$(systemctl is-enabled mm-tiering.service 2>&1)
 	[ "$en" = disabled ] && [ "$(loaded)" = 0 ] && [ "$(stat_on)" = Y ]
 	check service_shipped_disabled $? "is-enabled: $en; mm_tiering loaded: $(loaded); damon_stat=$(stat_on)"
@@ -202,7 +231,16 @@ print(" ".join("%s:%s:%s" % (k, n[k]["tier"], n[k]["target"]) for k in sorted(n)
 	[ $rc -eq 0 ] && [ "$(cat $P/enabled)" = Y ] && [ "$(kdamonds | wc -l)" = 2 ] &&
 		[ "$(stat_on)" = N ] && [ "$(systemctl is-active mm-tiering.service)" = active ]
 	check service_start_loaded_module $? "modprobe, then start rc=$rc: enabled=$(cat $P/enabled) kdamonds $(kdamonds | wc -l) damon_stat=$(stat_on)"
+
+	# mm-tiering-bench as an admin runs it on this machine: not while
+	# the service runs (it would stop it), then its three modes
+	mm-tiering-bench --seconds 5 > /tmp/bench.out 2>&1
+	rc=$?
+	[ $rc -eq 2 ] && grep -q 'mm-tiering.service is active' /tmp/bench.out &&
+		[ "$(systemctl is-active mm-tiering.service)" = active ] && [ "$(cat $P/enabled)" = Y ]
+	check bench_refuses_running_service $? "rc=$rc: $(cat /tmp/bench.out); service $(systemctl is-active mm-tiering.service), enabled=$(cat $P/enabled)"
 	systemctl stop mm-tiering.service
+	bench_run
 
 	# a kernel DKMS did not build the module for: the unit is skipped,
 	# not failed (ConditionPathExistsGlob)
