@@ -97,6 +97,11 @@ failed=$((failed + $(grep -c '^  FAIL ' "$out/package-check.out")))
 # downloads and dpkg in a chroot of its own, beside the scenarios
 piuparts_pid=
 if [ -z "$no_piuparts" ]; then
+	# piuparts installed into the root first, in the foreground: on an
+	# empty cache its apt would hold the root's dpkg lock while
+	# kernel-reach, next, needs it
+	"$MMT_TOP/scripts/provision.sh" piuparts >/dev/null ||
+		die_setup "piuparts in the root"
 	"$MMT_TOP/scripts/piuparts-check.sh" >"$out/piuparts-check.out" 2>&1 &
 	piuparts_pid=$!
 fi
