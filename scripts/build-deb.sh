@@ -7,15 +7,16 @@
 # docs, the tools and the workload's source, debian/), dpkg-buildpackage -b.  The version is scripts/version.sh's:
 # debian/changelog's release, or a snapshot of it (then the staged copy's
 # changelog gets the snapshot's entry on top, and its dkms.conf and
-# mm-tiering-status the snapshot's version).  Prints mm-tiering-dkms' .deb's
-# path; mm-tiering-tools' is beside it, in $MMT_DEB_OUT (default
+# the tools the snapshot's version; MMT_VERSION names another, as for the
+# next version the service scenario upgrades to).  Prints mm-tiering-dkms'
+# .deb's path; mm-tiering-tools' is beside it, in $MMT_DEB_OUT (default
 # $MMT_TOP/build/deb).
 set -euo pipefail
 
 . "$(dirname "$0")/env.sh"
 "$MMT_TOP/scripts/provision.sh" debtools >&2
 
-ver=$("$MMT_TOP/scripts/version.sh")
+ver=${MMT_VERSION:-$("$MMT_TOP/scripts/version.sh")}
 in_root() { "$MMT_TOP/scripts/provision.sh" in-root "$@"; }
 work=/var/tmp/mmt-deb
 src=$MMT_ROOT$work/mm-tiering-$ver

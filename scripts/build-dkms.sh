@@ -33,8 +33,7 @@ st=$(in_root dpkg-query -W -f='${Status}\n' mm-tiering-dkms mm-tiering-tools \
 	2>/dev/null | grep -cx 'install ok installed' || true)
 if [ "$st" != 2 ] ||
    [ "$(cat "$MMT_ROOT/var/tmp/mmt-deb.installed" 2>/dev/null)" != "$sum" ]; then
-	# only the pair installed stays (the Debian guest's image carries it,
-	# and its service scenario installs the tools package again)
+	# only the pair installed stays (the Debian guest's image carries it)
 	rm -f "$MMT_ROOT"/var/tmp/mm-tiering-{dkms,tools}_*_all.deb
 	cp "$deb" "$tools" "$MMT_ROOT/var/tmp/"
 	{ in_root dpkg --purge mm-tiering-tools mm-tiering-dkms &&

@@ -255,19 +255,35 @@ print(" ".join("%s:%s:%s" % (k, n[k]["tier"], n[k]["target"]) for k in sorted(n)
 		[ "$(stat_on)" = Y ]
 	check service_skips_without_module $? "module moved away: start rc=$rc, ConditionResult=$cond, $act, loaded $(loaded), damon_stat=$(stat_on)"
 
-	# the tools package upgraded while the service runs (dpkg -i of the
-	# same build: its preinst, the installed prerm, its postinst with the
-	# old version; no DKMS build, which takes minutes under TCG): the
-	# service is restarted, onto the module installed, not left stopped
+	# both packages upgraded with apt while the service runs, to the next
+	# version debian-guest.sh made (with DKMS's tarball of its module,
+	# which the dkms package's postinst loads where it looks for one,
+	# instead of compiling under TCG): the new module installed, the
+	# service restarted onto it by the tools' postinst, the admin's
+	# edit of /etc/default/mm-tiering kept and applied
 	systemctl start mm-tiering.service
-	pids=$(cat $P/kdamond_pids)
-	v=$(dpkg-query -W -f='${Version}' mm-tiering-tools)
-	dpkg -i "/var/tmp/mm-tiering-tools_${v}_all.deb" > /tmp/up.log 2>&1
+	pids=$(cat $P/kdamond_pids) v=$(cat /sys/module/mm_tiering/version)
+	up=$(cat /var/tmp/mmt-upgrade/stamp)
+	sed -i 's/^PARAMS=.*/PARAMS="quota_mb_per_s=120"/' /etc/default/mm-tiering
+	mkdir -p /usr/share/mm-tiering-dkms
+	cp "/var/tmp/mmt-upgrade/mm-tiering-$up.dkms.tar.gz" /usr/share/mm-tiering-dkms/
+	t0=$(date +%s)
+	DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		"/var/tmp/mmt-upgrade/mm-tiering-dkms_${up}_all.deb" \
+		"/var/tmp/mmt-upgrade/mm-tiering-tools_${up}_all.deb" > /tmp/up.log 2>&1
 	rc=$?
-	now=$(cat $P/kdamond_pids 2>/dev/null)
+	now=$(cat $P/kdamond_pids 2>/dev/null) mv=$(cat /sys/module/mm_tiering/version 2>/dev/null)
+	dk=$(dkms status mm-tiering 2>&1 | tr '\n' ' ')
 	[ $rc -eq 0 ] && [ "$(systemctl is-active mm-tiering.service)" = active ] &&
-		[ "$(cat $P/enabled 2>/dev/null)" = Y ] && [ -n "$now" ] && [ "$now" != "$pids" ]
-	check package_upgrade_restarts_service $? "dpkg -i mm-tiering-tools $v, service active: rc=$rc, $(systemctl is-active mm-tiering.service); kdamonds $pids -> ${now:-none}"
+		[ "$(cat $P/enabled 2>/dev/null)" = Y ] && [ -n "$now" ] && [ "$now" != "$pids" ] &&
+		[ "$mv" = "$up" ] && [ "$v" != "$up" ] &&
+		[ "$(dpkg-query -W -f='${Version}' mm-tiering-tools)" = "$up" ] &&
+		case $dk in *"$up, $(uname -r), x86_64: installed"*) true ;; *) false ;; esac &&
+		case $dk in *"$v,"*) false ;; *) true ;; esac &&
+		grep -qx 'PARAMS="quota_mb_per_s=120"' /etc/default/mm-tiering &&
+		head -1 $P/status | grep -q 'quota=120 '
+	check package_upgrade_restarts_service $? "apt-get install $up over $v, service active: rc=$rc in $(($(date +%s) - t0)) s, $(systemctl is-active mm-tiering.service); module $v -> ${mv:-none}; kdamonds $pids -> ${now:-none}; dkms: $dk; $(grep '^PARAMS' /etc/default/mm-tiering), $(head -1 $P/status | grep -o 'quota=[0-9]*')"
+	grep -E 'Loading tarball|Building|Error|error' /tmp/up.log | sed 's/^/MMT-INFO upgrade: /' | head -8
 	# removed while the service runs: stopped first, so the module is
 	# unloaded and what start changed is put back
 	apt-get remove -y mm-tiering-tools > /tmp/rm.log 2>&1
