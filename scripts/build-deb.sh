@@ -4,13 +4,13 @@
 # Build the mm-tiering-dkms and mm-tiering-tools packages (dh-dkms) inside
 # the trixie root:
 # stage only what the package ships (the module's sources, dkms.conf, its
-# docs, the tools and the workload's source, debian/), dpkg-buildpackage -b.  The version is scripts/version.sh's:
-# debian/changelog's release, or a snapshot of it (then the staged copy's
-# changelog gets the snapshot's entry on top, and its dkms.conf and
-# the tools the snapshot's version; MMT_VERSION names another, as for the
-# next version the service scenario upgrades to).  Prints mm-tiering-dkms'
-# .deb's path; mm-tiering-tools' is beside it, in $MMT_DEB_OUT (default
-# $MMT_TOP/build/deb).
+# docs, the tools and the workload's source, debian/), dpkg-buildpackage
+# -b.  The version is scripts/version.sh's: debian/changelog's release, or
+# a snapshot of it (then the staged copy's changelog gets the snapshot's
+# entry on top, and its dkms.conf and the tools the snapshot's version;
+# MMT_VERSION names another, as for the next version the service scenario
+# upgrades to).  Prints mm-tiering-dkms' .deb's path; mm-tiering-tools' is
+# beside it, in $MMT_DEB_OUT (default $MMT_TOP/build/deb).
 set -euo pipefail
 
 . "$(dirname "$0")/env.sh"

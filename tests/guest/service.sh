@@ -13,8 +13,9 @@
 #      leaves no kdamond and no module.  mm-tiering-status, as the package
 #      installs it, reads the running module (JSON, a record, the table).
 #      mm-tiering-bench refuses to run beside the service, then runs its
-#      three modes.  The tools package upgraded while the service runs
-#      restarts it; removed, it stops it first.
+#      three modes.  Both packages upgraded with apt to the next version
+#      while the service runs: it restarts on the new module; the tools
+#      removed, it stops first.
 . /mmt/lib.sh
 HOT_MB=${HOT_MB:-100}
 COLD_MB=${COLD_MB:-128}
