@@ -7,9 +7,10 @@
 #
 # How: the cached source tree gets one overlay directory, mm/mm_tiering/,
 # whose files are symbolic links to this checkout (kunit/Kconfig,
-# kunit/Makefile, kunit/*_test.c and the module's mm-tiering/mmt_logic.[ch]),
-# and two lines hooking it into mm/Kconfig and mm/Makefile.  The tests are
-# thus built-in code compiled from the very files the module uses.  kunit.py
+# kunit/Makefile, kunit/*_test.c and the module's pure files,
+# mm-tiering/mmt_{logic,ctl,class}.[ch]), and two lines hooking it into
+# mm/Kconfig and mm/Makefile.  The tests are thus built-in code compiled
+# from the very files the module uses.  kunit.py
 # builds the UML kernel in $MMT_CACHE/uml-$MMT_SRCVER (kept, so a second run
 # only rebuilds what changed) and runs it.  Last line: "kunit: N passed,
 # N failed"; the exit status is non-zero on any failure.
@@ -23,7 +24,8 @@ ov=$MMT_SRC/mm/mm_tiering
 mkdir -p "$ov"
 for f in "$MMT_TOP"/kunit/Kconfig "$MMT_TOP"/kunit/Makefile \
 	 "$MMT_TOP"/kunit/*_test.c "$MMT_TOP"/mm-tiering/mmt_logic.[ch] \
-	 "$MMT_TOP"/mm-tiering/mmt_ctl.[ch]; do
+	 "$MMT_TOP"/mm-tiering/mmt_ctl.[ch] \
+	 "$MMT_TOP"/mm-tiering/mmt_class.[ch]; do
 	ln -sfn "$f" "$ov/$(basename "$f")"
 done
 grep -q '^obj-y += mm_tiering/' "$MMT_SRC/mm/Makefile" ||

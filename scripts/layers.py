@@ -52,6 +52,7 @@ LAYERS = [
     # pure policy (KUnit-tested)
     "mmt_trace",
     "mmt_ctl",
+    "mmt_class",
     "mmt_logic",
 ]
 
