@@ -192,12 +192,70 @@ static void mmt_class_band_test(struct kunit *test)
 	}
 }
 
+/*
+ * The classes' schemes end a context: on an upper node with the priming
+ * walk, [own, prime, demote c0, room c0, demote c1, room c1]; on a lower
+ * node [own, prime, promote c0, promote c1].
+ */
+static void mmt_class_role_test(struct kunit *test)
+{
+	static const enum mmt_class_role up[] = {
+		MMT_ROLE_NODE, MMT_ROLE_NODE, MMT_ROLE_DEMOTE, MMT_ROLE_ROOM,
+		MMT_ROLE_DEMOTE, MMT_ROLE_ROOM,
+	};
+	static const int up_class[] = { -1, -1, 0, 0, 1, 1 };
+	int i, c;
+
+	for (i = 0; i < ARRAY_SIZE(up); i++) {
+		c = -1;
+		KUNIT_EXPECT_EQ_MSG(test, mmt_class_role(i, 6, 2, false, &c),
+				    up[i], "upper, scheme %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, c, up_class[i], "upper, scheme %d", i);
+	}
+	for (i = 0; i < 4; i++) {
+		c = -1;
+		KUNIT_EXPECT_EQ_MSG(test, mmt_class_role(i, 4, 2, true, &c),
+				    i < 2 ? MMT_ROLE_NODE : MMT_ROLE_PROMOTE,
+				    "lower, scheme %d", i);
+		KUNIT_EXPECT_EQ(test, c, i < 2 ? -1 : i - 2);
+	}
+	/* without the priming walk (6.12 has none; classes or not) */
+	KUNIT_EXPECT_EQ(test, mmt_class_role(1, 2, 1, true, &c),
+			MMT_ROLE_PROMOTE);
+	KUNIT_EXPECT_EQ(test, mmt_class_role(0, 2, 1, true, &c),
+			MMT_ROLE_NODE);
+	/* no class, or fewer schemes than the classes need: the node's own */
+	c = -1;
+	KUNIT_EXPECT_EQ(test, mmt_class_role(1, 2, 0, true, &c), MMT_ROLE_NODE);
+	KUNIT_EXPECT_EQ(test, mmt_class_role(1, 2, 1, false, &c),
+			MMT_ROLE_NODE);
+	KUNIT_EXPECT_EQ(test, mmt_class_role(0, 1, 1, true, &c), MMT_ROLE_NODE);
+	KUNIT_EXPECT_EQ(test, mmt_class_role(6, 6, 2, false, &c),
+			MMT_ROLE_NODE);
+	KUNIT_EXPECT_EQ(test, c, -1);
+}
+
+/* A class waits only while below its goal and its promotion moves pages. */
+static void mmt_class_waits_test(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, mmt_class_waits(2900, 7000, 4096, 0));
+	/* nothing moved since the last look: nothing young left */
+	KUNIT_EXPECT_FALSE(test, mmt_class_waits(2900, 7000, 4096, 4096));
+	/* at or above its goal it takes no more room */
+	KUNIT_EXPECT_FALSE(test, mmt_class_waits(7000, 7000, 8192, 4096));
+	KUNIT_EXPECT_FALSE(test, mmt_class_waits(7100, 7000, 8192, 4096));
+	/* counters that restarted (a commit) still count as moved */
+	KUNIT_EXPECT_TRUE(test, mmt_class_waits(0, 1000, 0, 4096));
+}
+
 static struct kunit_case mmt_class_cases[] = {
 	KUNIT_CASE_PARAM(mmt_classes_parse_test, parse_gen_params),
 	KUNIT_CASE(mmt_classes_path_max_test),
 	KUNIT_CASE(mmt_classes_equal_test),
 	KUNIT_CASE_PARAM(mmt_class_goals_test, goals_gen_params),
 	KUNIT_CASE(mmt_class_band_test),
+	KUNIT_CASE(mmt_class_role_test),
+	KUNIT_CASE(mmt_class_waits_test),
 	{}
 };
 

@@ -205,3 +205,38 @@ unsigned long mmt_class_demote_free_bp(unsigned long goal_bp)
 
 	return MMT_BP_MAX - over;
 }
+
+/**
+ * mmt_class_role() - what scheme @idx of a context's @nr schemes does, when
+ * its last are @nr_classes classes' (mmt_class.h), on a @lower node or an
+ * upper one.
+ * @class:	the class, for a class's scheme
+ *
+ * Return: its role; MMT_ROLE_NODE also for a context with fewer schemes
+ * than its classes need (a commit that changed them not yet applied).
+ */
+enum mmt_class_role mmt_class_role(int idx, int nr, int nr_classes,
+				   bool lower, int *class)
+{
+	int per = lower ? 1 : 2, base = nr - nr_classes * per;
+
+	if (nr_classes <= 0 || base < 1 || idx < base || idx >= nr)
+		return MMT_ROLE_NODE;
+	*class = (idx - base) / per;
+	if (lower)
+		return MMT_ROLE_PROMOTE;
+	return (idx - base) % per ? MMT_ROLE_ROOM : MMT_ROLE_DEMOTE;
+}
+
+/**
+ * mmt_class_waits() - whether a class waits for room on its target: below
+ * its goal there (@used_bp < @goal_bp, DAMON's node_memcg_used_bp) and its
+ * promotion moved pages since the last look (@applied, a cumulative
+ * counter, against @last_applied).  A class with nothing young left to
+ * promote, or at its goal, does not hold the others' promotion.
+ */
+bool mmt_class_waits(unsigned long used_bp, unsigned long goal_bp,
+		     u64 applied, u64 last_applied)
+{
+	return used_bp < goal_bp && applied != last_applied;
+}

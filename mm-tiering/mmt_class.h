@@ -40,6 +40,18 @@ struct mmt_classes {
 	unsigned long share_bp[MMT_MAX_CLASSES];
 };
 
+/*
+ * The schemes of a class in a context: the last of the context's schemes,
+ * one per class on a lower node (its promotion), two on an upper node (its
+ * own demotion, then the room scheme that demotes memory of no class).
+ */
+enum mmt_class_role {
+	MMT_ROLE_NODE,		/* the node's own, not a class's */
+	MMT_ROLE_PROMOTE,
+	MMT_ROLE_DEMOTE,
+	MMT_ROLE_ROOM,
+};
+
 int mmt_classes_parse(const char *val, struct mmt_classes *cls,
 		      const char **why);
 bool mmt_classes_equal(const struct mmt_classes *a,
@@ -47,5 +59,9 @@ bool mmt_classes_equal(const struct mmt_classes *a,
 void mmt_class_goals(const unsigned long *share_bp, int nr,
 		     unsigned long used_goal_bp, unsigned long *goal_bp);
 unsigned long mmt_class_demote_free_bp(unsigned long goal_bp);
+enum mmt_class_role mmt_class_role(int idx, int nr, int nr_classes,
+				   bool lower, int *class);
+bool mmt_class_waits(unsigned long used_bp, unsigned long goal_bp,
+		     u64 applied, u64 last_applied);
 
 #endif /* _MMT_CLASS_H */

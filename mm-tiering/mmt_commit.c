@@ -149,6 +149,7 @@ static int mmt_commit_nodes(struct damon_ctx **src, const struct mmt_cfg *cfg,
 		spin_lock(&mmt_stat_lock);
 		n->commit.src = src[i];
 		n->commit.bw = cfg->bandwidth && n->tier == MMT_TIER_LOWER;
+		n->commit.nr_classes = cfg->nr_classes;
 		spin_unlock(&mmt_stat_lock);
 		mmt_wake_kdamond(n->ctx);
 	}

@@ -190,6 +190,8 @@ enum mmt_goal_metric {
 	MMT_GOAL_USED_BP,
 	MMT_GOAL_FREE_BP,
 	MMT_GOAL_ELIGIBLE_BP,
+	/* a USER_INPUT goal the module meets to stop a scheme, on every kernel */
+	MMT_GOAL_SWITCH,
 };
 
 #ifdef MMT_HAVE_NODE_MEM_GOALS
@@ -229,6 +231,41 @@ static inline void mmt_goal_set_nid(struct damos_quota_goal *g, int nid)
 }
 #else
 static inline void mmt_goal_set_nid(struct damos_quota_goal *g, int nid)
+{
+}
+#endif
+
+/*
+ * Per-cgroup classes (mmt_class.h) need DAMON's quota goals on a cgroup's
+ * memory of a node (DAMOS_QUOTA_NODE_MEMCG_{USED,FREE}_BP, Linux 6.19) and
+ * memcg filters naming a cgroup by its id (cgroup_id(), as mem_cgroup_id()
+ * gives it there).  Without them (6.12) the classes parameter is refused
+ * with the feature named: the module keeps no per-memcg accounting of its
+ * own.
+ */
+#ifdef MMT_HAVE_NODE_MEMCG_GOALS
+#define MMT_CLASSES		true
+static inline void mmt_goal_set_memcg(struct damos_quota_goal *g, bool used,
+				      int nid, u64 id)
+{
+	g->metric = used ? DAMOS_QUOTA_NODE_MEMCG_USED_BP :
+			   DAMOS_QUOTA_NODE_MEMCG_FREE_BP;
+	g->nid = nid;
+	g->memcg_id = id;
+}
+
+static inline void mmt_filter_set_memcg(struct damos_filter *f, u64 id)
+{
+	f->memcg_id = id;
+}
+#else
+#define MMT_CLASSES		false
+static inline void mmt_goal_set_memcg(struct damos_quota_goal *g, bool used,
+				      int nid, u64 id)
+{
+}
+
+static inline void mmt_filter_set_memcg(struct damos_filter *f, u64 id)
 {
 }
 #endif

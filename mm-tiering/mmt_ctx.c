@@ -402,59 +402,230 @@ static struct damos *mmt_prime_scheme(void)
 	return s;
 }
 
-/*
- * Capacity mode: one scheme, promotion (@promote) into @target until its
- * used memory reaches the goal, or demotion of @nid's cold pages until its
- * free memory does.  Return: 0 or -ENOMEM (the context owns what it holds).
- */
-static int mmt_capacity_scheme(struct damon_ctx *ctx, int nid, bool promote,
-			       int target, const struct mmt_cfg *cfg,
-			       const struct mmt_goals *goals)
+/* Reject filter @type (matching @matching) on @s; a memcg one for @id. */
+static int mmt_reject(struct damos *s, enum damos_filter_type type,
+		      bool matching, u64 id)
 {
-	struct damos_quota_goal *goal;
-	struct damos_filter *filter;
-	struct damos *schemes[2];
-	struct damos *scheme;
+	struct damos_filter *f = mmt_new_reject_filter(type, matching);
 
-	scheme = mmt_new_scheme(promote, target, cfg, MMT_QUOTA_INTERVAL_MS);
-	if (!scheme)
+	if (!f)
 		return -ENOMEM;
-	/* walk more than it moves: a page's "young" is then recent (compat) */
-	mmt_quota_fail_charge(&scheme->quota, promote ?
-			      MMT_FAIL_CHARGE_PROMOTE : MMT_FAIL_CHARGE_DEMOTE);
-	/* the migrating scheme first: the module's state follows it */
-	schemes[0] = scheme;
-	schemes[1] = mmt_prime_scheme();
-	mmt_call(damon_set_schemes)(ctx, schemes, schemes[1] ? 2 : 1);
-	if (schemes[1]) {
-		/* the check of a young page clears its accessed bits */
-		filter = mmt_new_reject_filter(DAMOS_FILTER_TYPE_YOUNG, true);
-		if (!filter)
+	if (type == DAMOS_FILTER_TYPE_MEMCG)
+		mmt_filter_set_memcg(f, id);
+	mmt_call(damos_add_filter)(s, f);
+	/* reject filters only: what none matches is allowed (mmt_compat.h) */
+	mmt_filters_default_allow(s);
+	return 0;
+}
+
+/* A goal of @metric (mmt_compat.h) on node @nid for @s, at @target. */
+static int mmt_add_goal(struct damos *s, enum mmt_goal_metric metric,
+			int nid, unsigned long target)
+{
+	struct damos_quota_goal *g;
+
+	g = mmt_call(damos_new_quota_goal)(mmt_goal_damos_metric(metric),
+					   target);
+	if (!g)
+		return -ENOMEM;
+	mmt_goal_set_nid(g, nid);
+	/* a switch starts met: the scheme is off until switched on */
+	if (metric == MMT_GOAL_SWITCH)
+		g->current_value = target;
+	mmt_call(damos_add_quota_goal)(&s->quota, g);
+	return 0;
+}
+
+/* A goal on cgroup @id's memory of node @nid (its used or free bp). */
+static int mmt_add_memcg_goal(struct damos *s, bool used, int nid, u64 id,
+			      unsigned long target)
+{
+	struct damos_quota_goal *g;
+
+	g = mmt_call(damos_new_quota_goal)(DAMOS_QUOTA_USER_INPUT, target);
+	if (!g)
+		return -ENOMEM;
+	mmt_goal_set_memcg(g, used, nid, id);
+	mmt_call(damos_add_quota_goal)(&s->quota, g);
+	return 0;
+}
+
+/*
+ * The room a class waits for: while class @c holds less than its goal of
+ * upper node @nid and has young pages waiting on a lower node
+ * (mmt_kdamond.c sets the switch goal), this scheme demotes the node's
+ * memory of no class, least accessed first, until the node's free memory
+ * is MMT_CLASS_ROOM_BP above the floor promotion keeps.  Pages of any class
+ * are rejected.
+ */
+static struct damos *mmt_room_scheme(const struct mmt_cfg *cfg)
+{
+	struct damos_access_pattern pattern = {
+		.min_sz_region = PAGE_SIZE,
+		.max_sz_region = ULONG_MAX,
+		.min_nr_accesses = 0,
+		.max_nr_accesses = UINT_MAX,
+		.min_age_region = 0,
+		.max_age_region = UINT_MAX,
+	};
+	struct damos_quota quota = {
+		.reset_interval = MMT_QUOTA_INTERVAL_MS,
+		.sz = mmt_quota_bytes(cfg->quota_mb_per_s,
+				      MMT_QUOTA_INTERVAL_MS),
+		.weight_sz = 0,
+		.weight_nr_accesses = 100,
+		.weight_age = 100,
+	};
+	struct damos_watermarks wmarks = { .metric = DAMOS_WMARK_NONE };
+
+	mmt_quota_set_temporal(&quota);
+	return mmt_call(damon_new_scheme)(&pattern, DAMOS_MIGRATE_COLD,
+			MMT_QUOTA_INTERVAL_MS * USEC_PER_MSEC, &quota, &wmarks,
+			NUMA_NO_NODE);
+}
+
+/*
+ * Class @i's schemes of @nid's context (mmt_ctx.h), owned
+ * by the context: on a lower node one that promotes the class's young
+ * pages into @target while the class holds less than @goal_bp of it,
+ * whatever the target's own promotion goal; on an upper node one that
+ * demotes its pages that are not young while it holds more than its goal
+ * and the band (mmt_class_demote_free_bp()) and the node is below its free
+ * goal, and the room scheme.
+ */
+static int mmt_class_config(struct damos **s, bool promote, int nid,
+			    int target, const struct mmt_cfg *cfg, int i,
+			    unsigned long goal_bp,
+			    const struct mmt_goals *goals)
+{
+	u64 id = cfg->class_id[i];
+	int j;
+
+	/* DAMON refuses a goal of 0 at a commit */
+	goal_bp = max(goal_bp, 1UL);
+	/*
+	 * the memcg filter first: DAMOS stops at the first filter that
+	 * matches, and the young check clears the accessed bits of the pages
+	 * it checks, which other schemes read
+	 */
+	if (promote)
+		return mmt_reject(s[0], DAMOS_FILTER_TYPE_MEMCG, false, id) ?:
+		       mmt_reject(s[0], DAMOS_FILTER_TYPE_YOUNG, false, 0) ?:
+		       mmt_add_memcg_goal(s[0], true, target, id, goal_bp);
+	if (mmt_reject(s[0], DAMOS_FILTER_TYPE_MEMCG, false, id) ||
+	    mmt_reject(s[0], DAMOS_FILTER_TYPE_YOUNG, true, 0) ||
+	    mmt_add_memcg_goal(s[0], false, nid, id,
+			       max(mmt_class_demote_free_bp(goal_bp), 1UL)) ||
+	    mmt_add_goal(s[0], MMT_GOAL_FREE_BP, nid, goals->free_bp))
+		return -ENOMEM;
+	for (j = 0; j < cfg->nr_classes; j++)
+		if (mmt_reject(s[1], DAMOS_FILTER_TYPE_MEMCG, true,
+			       cfg->class_id[j]))
 			return -ENOMEM;
-		mmt_call(damos_add_filter)(schemes[1], filter);
-		mmt_filters_default_allow(schemes[1]);
+	/* off (met) until a lower node's kdamond says the class waits */
+	return mmt_add_goal(s[1], MMT_GOAL_SWITCH, nid, MMT_BP_MAX) ?:
+	       mmt_add_memcg_goal(s[1], true, nid, id, goal_bp) ?:
+	       mmt_add_goal(s[1], MMT_GOAL_FREE_BP, nid,
+			    goals->free_bp + MMT_CLASS_ROOM_BP);
+}
+
+/* A capacity-mode migrating scheme (mmt_new_scheme()). */
+static struct damos *mmt_migrator(bool promote, int target,
+				  const struct mmt_cfg *cfg)
+{
+	struct damos *s = mmt_new_scheme(promote, target, cfg,
+					 MMT_QUOTA_INTERVAL_MS);
+
+	/* walk more than it moves: a page's "young" is then recent (compat) */
+	if (s)
+		mmt_quota_fail_charge(&s->quota, promote ?
+				      MMT_FAIL_CHARGE_PROMOTE :
+				      MMT_FAIL_CHARGE_DEMOTE);
+	return s;
+}
+
+/*
+ * A capacity-mode context's schemes into @s, not yet configured, the
+ * classes' from @base on (mmt_ctx.h).  Return: how many were
+ * allocated (fewer than wanted: out of memory).
+ */
+static int mmt_capacity_alloc(bool promote, int target,
+			      const struct mmt_cfg *cfg, struct damos **s,
+			      int *base)
+{
+	int per = promote ? 1 : 2, nr = 0, i;
+
+	s[nr] = mmt_migrator(promote, target, cfg);
+	if (!s[nr])
+		return 0;
+	/* the migrating scheme first: the module's state follows it */
+	s[++nr] = mmt_prime_scheme();
+	if (s[nr])
+		nr++;
+	*base = nr;
+	for (i = 0; i < cfg->nr_classes * per; i++) {
+		s[nr] = i % per ? mmt_room_scheme(cfg) :
+			mmt_migrator(promote, target, cfg);
+		if (!s[nr])
+			break;
+		nr++;
+	}
+	return nr;
+}
+
+/*
+ * Capacity mode: promotion (@promote) into @target until its used memory
+ * reaches the goal, or demotion of @nid's cold pages until its free memory
+ * does; the priming walk; each class's schemes (mmt_ctx.h).
+ * Return: 0 or -ENOMEM (the context owns what it holds).
+ */
+static int mmt_capacity_schemes(struct damon_ctx *ctx, int nid, bool promote,
+				int target, const struct mmt_cfg *cfg,
+				const struct mmt_goals *goals)
+{
+	struct damos *schemes[MMT_MAX_SCHEMES];
+	unsigned long class_goal[MMT_MAX_CLASSES];
+	int per = promote ? 1 : 2, base = 0, nr, i, err;
+
+	nr = mmt_capacity_alloc(promote, target, cfg, schemes, &base);
+	if (!nr)
+		return -ENOMEM;
+	mmt_call(damon_set_schemes)(ctx, schemes, nr);
+	if (nr < base + cfg->nr_classes * per)
+		return -ENOMEM;
+	if (base > 1) {
+		/* the check of a young page clears its accessed bits */
+		err = mmt_reject(schemes[1], DAMOS_FILTER_TYPE_YOUNG, true, 0);
+		if (err)
+			return err;
 	}
 
-	goal = mmt_call(damos_new_quota_goal)(mmt_goal_damos_metric(promote ?
-			MMT_GOAL_USED_BP : MMT_GOAL_FREE_BP),
-			promote ? goals->used_bp : goals->free_bp);
-	if (!goal)
-		return -ENOMEM;
 	/* promotion fills its target, demotion frees its own node */
-	mmt_goal_set_nid(goal, promote ? target : nid);
-	mmt_call(damos_add_quota_goal)(&scheme->quota, goal);
-
+	err = mmt_add_goal(schemes[0], promote ? MMT_GOAL_USED_BP :
+			   MMT_GOAL_FREE_BP, promote ? target : nid,
+			   promote ? goals->used_bp : goals->free_bp);
+	/*
+	 * the classes' pages leave an upper node by their own schemes only;
+	 * before the young filter, whose check would clear their accessed
+	 * bits (mmt_class_config())
+	 */
+	for (i = 0; !err && !promote && i < cfg->nr_classes; i++)
+		err = mmt_reject(schemes[0], DAMOS_FILTER_TYPE_MEMCG, true,
+				 cfg->class_id[i]);
 	/*
 	 * promote only pages seen young, never demote a young page: reject
 	 * the pages that are not young, or those that are (a reject filter
 	 * means the same whatever the unmatched default is)
 	 */
-	filter = mmt_new_reject_filter(DAMOS_FILTER_TYPE_YOUNG, !promote);
-	if (!filter)
-		return -ENOMEM;
-	mmt_call(damos_add_filter)(scheme, filter);
-	mmt_filters_default_allow(scheme);
-	return 0;
+	if (!err)
+		err = mmt_reject(schemes[0], DAMOS_FILTER_TYPE_YOUNG, !promote,
+				 0);
+	mmt_class_goals(cfg->class_share_bp, cfg->nr_classes, goals->used_bp,
+			class_goal);
+	for (i = 0; !err && i < cfg->nr_classes; i++)
+		err = mmt_class_config(schemes + base + i * per, promote, nid,
+				       target, cfg, i, class_goal[i], goals);
+	return err;
 }
 
 /**
@@ -518,8 +689,8 @@ struct damon_ctx *mmt_build_ctx(int nid, enum mmt_tier tier, int target,
 		err = mmt_bw_schemes(ctx, t, nid, target, lowers, cfg,
 				     &ranges);
 	else
-		err = mmt_capacity_scheme(ctx, nid, promote, target, cfg,
-					  &goals);
+		err = mmt_capacity_schemes(ctx, nid, promote, target, cfg,
+					   &goals);
 	if (err)
 		goto fail;
 	mmt_ranges_free(&ranges);

@@ -8,6 +8,7 @@
 #include <linux/damon.h>
 #include <linux/nodemask.h>
 
+#include "mmt_class.h"
 #include "mmt_logic.h"
 #include "mmt_params.h"
 
@@ -48,6 +49,20 @@
  * hot regions); MMT_BW_DEADBAND_BP (mmt_logic.h) around the target share.
  */
 #define MMT_BW_RESET_MS		1000
+
+/*
+ * A context's schemes in capacity mode: the node's own (index 0), the
+ * priming walk where the kernel has it, then each class's (mmt_class.h):
+ * on a lower node its promotion; on an upper node its demotion and the
+ * room scheme, which demotes memory of no class while the class waits for
+ * room.  A class waits while its promotion moved pages in the last
+ * MMT_CLASS_WAIT_JIFFIES and it is below its goal; the room scheme then
+ * keeps the upper node's free memory MMT_CLASS_ROOM_BP above the floor
+ * promotion is admitted to.
+ */
+#define MMT_MAX_SCHEMES		(2 + 2 * MMT_MAX_CLASSES)
+#define MMT_CLASS_WAIT_JIFFIES	(2 * HZ)
+#define MMT_CLASS_ROOM_BP	300UL
 
 /* Pages of a node's populated zones (mmt_node_pages()). */
 struct mmt_pages {

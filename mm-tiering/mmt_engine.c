@@ -73,6 +73,8 @@ static int mmt_start(void)
 
 	mmt_inputs(&cfg);
 	err = mmt_check_node_lists(&cfg, "enabled");
+	if (!err)
+		err = mmt_check_classes(&cfg, "enabled");
 	if (err)
 		return err;
 	plan = kzalloc_obj(*plan);
@@ -105,6 +107,7 @@ static int mmt_start(void)
 	if (err)
 		goto out_free;
 	mmt_running_cfg = cfg;
+	mmt_classes_applied();
 	mmt_mem_nodes = node_states[N_MEMORY];
 	if (cfg.controller) {
 		err = mmt_loop_start();
@@ -369,8 +372,10 @@ static int mmt_commit_inputs_store(const char *val,
 	}
 	mmt_inputs(&cfg);
 	replan = !mmt_node_lists_equal(&cfg, &mmt_running_cfg);
+	err = mmt_check_classes(&cfg, "commit_inputs");
 	/* new node lists: refused, nothing changed, unless they give tiers */
-	err = replan ? mmt_plan_check(&cfg, "commit_inputs") : 0;
+	if (!err && replan)
+		err = mmt_plan_check(&cfg, "commit_inputs");
 	if (err) {
 		mutex_unlock(&mmt_lock);
 		return err;
@@ -381,13 +386,14 @@ static int mmt_commit_inputs_store(const char *val,
 	if (!err && replan)
 		err = mmt_replan();
 	if (!err) {
-		pr_info("commit_inputs: used_bp=%lu free_bp=%lu quota=%lu MiB/s controller=%c period=%lu ms mode=%s upper_share_bp=%lu upper_nodes=%*pbl lower_nodes=%*pbl skip_nodes=%*pbl\n",
+		mmt_classes_applied();
+		pr_info("commit_inputs: used_bp=%lu free_bp=%lu quota=%lu MiB/s controller=%c period=%lu ms mode=%s upper_share_bp=%lu upper_nodes=%*pbl lower_nodes=%*pbl skip_nodes=%*pbl classes=%d\n",
 			cfg.promote_target_used_bp, cfg.demote_target_free_bp,
 			cfg.quota_mb_per_s, cfg.controller ? 'Y' : 'N',
 			cfg.period_ms, cfg.bandwidth ? "bandwidth" : "capacity",
 			cfg.upper_share_bp, nodemask_pr_args(&cfg.upper_nodes),
 			nodemask_pr_args(&cfg.lower_nodes),
-			nodemask_pr_args(&cfg.skip_nodes));
+			nodemask_pr_args(&cfg.skip_nodes), cfg.nr_classes);
 	} else if (mmt_running()) {
 		pr_warn("commit_inputs: the running configuration is unchanged\n");
 	}

@@ -142,12 +142,13 @@ static void mmt_apply_knobs(struct mmt_node *n, struct damos *s, int idx,
 static int mmt_take_commit(struct mmt_node *n)
 {
 	struct damon_ctx *src;
+	int err, nr_classes;
 	bool bw;
-	int err;
 
 	spin_lock(&mmt_stat_lock);
 	src = n->commit.src;
 	bw = n->commit.bw;
+	nr_classes = n->commit.nr_classes;
 	n->commit.busy = !!src;
 	spin_unlock(&mmt_stat_lock);
 	if (!src)
@@ -161,15 +162,18 @@ static int mmt_take_commit(struct mmt_node *n)
 		int i;
 
 		n->bw = bw;
+		n->nr_classes = nr_classes;
 		/*
 		 * the committed quotas and goals are the ones a hold and
-		 * admission give back
+		 * admission give back; a class's counters start anew
 		 */
 		for (i = 0; i < MMT_NR_SCHEMES; i++) {
 			n->own.sch[i].held = false;
 			n->own.sch[i].capped = false;
 			n->own.sch[i].raised = false;
 		}
+		memset(n->own.cls, 0, sizeof(n->own.cls));
+		memset(n->own.cls_applied, 0, sizeof(n->own.cls_applied));
 	}
 	n->commit.err = err;
 	n->commit.src = NULL;
@@ -307,15 +311,16 @@ static void mmt_admit_undo(struct damos *s, struct mmt_scheme_own *ss)
 
 /*
  * Then admit: a promoting scheme of @n (capacity mode's, bandwidth mode's
- * first) moves at most its part of what its target can take above its
- * floor (mmt_node_floor()) in this quota interval; an upper node's free
+ * first, a class's: @cls) moves at most its part of what its target can
+ * take above its floor (mmt_node_floor()) in this quota interval, and the
+ * node's own none while one of its classes waits for room; an upper node's free
  * goal is raised to its floor, so that demotion makes the room promotion is
  * admitted to.  Without it, promotion took an upper node whose other
  * memory was all ZONE_MOVABLE below its min watermark, and the OOM killer
  * took the process allocating there.
  */
 static void mmt_admit(const struct mmt_node *n, struct damos *s, int idx,
-		      struct mmt_scheme_own *ss)
+		      struct mmt_scheme_own *ss, bool cls)
 {
 	struct damos_quota_goal *g;
 	struct mmt_pages pages;
@@ -328,7 +333,13 @@ static void mmt_admit(const struct mmt_node *n, struct damos *s, int idx,
 		mmt_node_pages(n->target, &pages);
 		admit = mmt_admit_bytes(pages.free << PAGE_SHIFT,
 					mmt_node_floor(&pages) << PAGE_SHIFT);
-		admit = div_u64(admit, max(READ_ONCE(n->promoters), 1U));
+		/* each promoting scheme of each lower node its part */
+		admit = div_u64(admit, max(READ_ONCE(n->promoters), 1U) *
+				(1 + n->nr_classes));
+		/* a class waiting for room is promoted first */
+		if (!cls && n->nr_classes &&
+		    time_before(jiffies, n->own.cls_wait))
+			admit = 0;
 		ss->uncapped_sz = s->quota.sz;
 		s->quota.sz = mmt_admit_quota(s->quota.sz, admit, PAGE_SIZE);
 		ss->capped = s->quota.sz != ss->uncapped_sz;
@@ -378,11 +389,119 @@ static void mmt_scheme_report(struct mmt_node *n, struct damos *s, int idx,
 	if (knobs)
 		mmt_apply_knobs(n, s, idx, max_nr, aggr_us);
 	mmt_hold_promotion(n, s, own, knobs && (n->bw || !idx));
-	mmt_admit(n, s, idx, own);
+	mmt_admit(n, s, idx, own, false);
 	seen->stat = s->stat;
 	mmt_for_each_goal(g, s) {
 		seen->goal_current = g->current_value;
 		seen->goal_target = g->target_value;
+	}
+}
+
+/* Goal @nth (0: the first) of scheme @s, or NULL. */
+static struct damos_quota_goal *mmt_nth_goal(struct damos *s, int nth)
+{
+	struct damos_quota_goal *g;
+
+	mmt_for_each_goal(g, s)
+		if (!nth--)
+			return g;
+	return NULL;
+}
+
+/* Publish class scheme @s's stats and its first goal as @seen. */
+static void mmt_class_seen(struct damos *s, struct mmt_scheme_seen *seen)
+{
+	struct damos_quota_goal *g = mmt_nth_goal(s, 0);
+
+	seen->stat = s->stat;
+	seen->goal_current = g ? g->current_value : 0;
+	seen->goal_target = g ? g->target_value : 0;
+}
+
+/*
+ * Class @c's promotion on lower node @n, stat lock held: the offline hold
+ * and admission as the node's own promotion has them; while the class is
+ * below its goal on the target and this scheme moved pages since the last
+ * sample, the class waits for room there (mmt_class_wait[]: the target's
+ * room scheme runs, and this node's own promotion pauses).
+ */
+static void mmt_class_promote(struct mmt_node *n, struct damos *s, int c)
+{
+	struct damos_quota_goal *g = mmt_nth_goal(s, 0);
+	struct mmt_scheme_own *own = &n->own.cls[c];
+	unsigned long until;
+
+	mmt_admit_undo(s, own);
+	mmt_hold_promotion(n, s, own, false);
+	mmt_admit(n, s, 0, own, true);
+	if (g && mmt_class_waits(g->current_value, g->target_value,
+				 s->stat.sz_applied, n->own.cls_applied[c])) {
+		until = jiffies + MMT_CLASS_WAIT_JIFFIES;
+		n->own.cls_wait = until;
+		WRITE_ONCE(mmt_class_wait[n->target * MMT_MAX_CLASSES + c],
+			   until);
+	}
+	n->own.cls_applied[c] = s->stat.sz_applied;
+	mmt_class_seen(s, &n->seen.cls[c][0]);
+}
+
+/*
+ * Class @c's room scheme on upper node @n, stat lock held: on (its switch
+ * goal unmet) while the class waits for room here; its free goal
+ * MMT_CLASS_ROOM_BP above the node's floor, where promotion is admitted.
+ */
+static void mmt_class_room(struct mmt_node *n, struct damos *s, int c,
+			   unsigned long floor_bp)
+{
+	unsigned long until = READ_ONCE(mmt_class_wait[n->nid *
+						       MMT_MAX_CLASSES + c]);
+	struct damos_quota_goal *sw = mmt_nth_goal(s, 0);
+	struct damos_quota_goal *free = mmt_nth_goal(s, 2);
+
+	if (sw)
+		sw->current_value = until && time_before(jiffies, until) ?
+				    0 : MMT_BP_MAX;
+	if (free && floor_bp)
+		free->target_value = max(free->target_value,
+					 floor_bp + MMT_CLASS_ROOM_BP);
+	mmt_class_seen(s, &n->seen.cls[c][1]);
+}
+
+/*
+ * The classes' schemes of @n, the last of its context (mmt_ctx.h), stat
+ * lock held.
+ */
+static void mmt_class_report(struct mmt_node *n)
+{
+	bool lower = n->tier == MMT_TIER_LOWER;
+	unsigned long floor_bp = 0;
+	int nr = 0, idx = 0, c = 0;
+	struct mmt_pages pages;
+	struct damos *s;
+
+	if (!n->nr_classes || n->bw)
+		return;
+	damon_for_each_scheme(s, n->ctx)
+		nr++;
+	if (!lower) {
+		mmt_node_pages(n->nid, &pages);
+		if (mmt_bp_of(mmt_node_floor(&pages), pages.managed, &floor_bp))
+			floor_bp = 0;
+	}
+	damon_for_each_scheme(s, n->ctx) {
+		switch (mmt_class_role(idx++, nr, n->nr_classes, lower, &c)) {
+		case MMT_ROLE_PROMOTE:
+			mmt_class_promote(n, s, c);
+			break;
+		case MMT_ROLE_DEMOTE:
+			mmt_class_seen(s, &n->seen.cls[c][0]);
+			break;
+		case MMT_ROLE_ROOM:
+			mmt_class_room(n, s, c, floor_bp);
+			break;
+		default:
+			break;
+		}
 	}
 }
 
@@ -434,6 +553,7 @@ int mmt_report_fn(void *data, bool change)
 		if (++idx == (n->bw ? MMT_NR_SCHEMES : 1))
 			break;
 	}
+	mmt_class_report(n);
 	spin_unlock(&mmt_stat_lock);
 	if (MMT_TUNE_INTERVALS && change)
 		mmt_tune_intervals(n, knobs ? min_us : MMT_MIN_SAMPLE_US,

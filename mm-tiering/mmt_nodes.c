@@ -29,13 +29,22 @@ DEFINE_SPINLOCK(mmt_stat_lock);
 struct mmt_node **mmt_nodes;
 int mmt_nr_nodes;
 struct mmt_cfg mmt_running_cfg;
+unsigned long *mmt_class_wait;
 
 /* An empty table, with room for every node: a node joining later is appended. */
 int mmt_nodes_alloc(void)
 {
 	mmt_nodes = kcalloc(MMT_MAX_NODES, sizeof(*mmt_nodes), GFP_KERNEL);
+	mmt_class_wait = kcalloc(nr_node_ids * MMT_MAX_CLASSES,
+				 sizeof(*mmt_class_wait), GFP_KERNEL);
 	mmt_nr_nodes = 0;
-	return mmt_nodes ? 0 : -ENOMEM;
+	if (mmt_nodes && mmt_class_wait)
+		return 0;
+	kfree(mmt_class_wait);
+	kfree(mmt_nodes);
+	mmt_class_wait = NULL;
+	mmt_nodes = NULL;
+	return -ENOMEM;
 }
 
 /* Stop every context and free the table; the loop stopped. */
@@ -44,6 +53,8 @@ void mmt_nodes_free(void)
 	mmt_drop_nodes(0);
 	kfree(mmt_nodes);
 	mmt_nodes = NULL;
+	kfree(mmt_class_wait);
+	mmt_class_wait = NULL;
 }
 
 /* Record, once, that @n's kdamond stopped and why. */
@@ -228,6 +239,7 @@ static int mmt_build_node(struct mmt_node *n, const struct mmt_cfg *cfg,
 
 	mmt_lowers_of(n->target, &lowers);
 	n->bw = cfg->bandwidth && n->tier == MMT_TIER_LOWER;
+	n->nr_classes = cfg->nr_classes;
 	n->ctx = mmt_build_ctx(n->nid, n->tier, n->target, &lowers, cfg);
 	if (IS_ERR(n->ctx)) {
 		int err = PTR_ERR(n->ctx);

@@ -54,6 +54,11 @@ struct mmt_seen {
 	u64 heat[MMT_NR_HEAT];
 	/* of heat[0], the bytes of idle regions (mmt_region_idle()) */
 	u64 idle;
+	/*
+	 * each class's schemes (mmt_ctx.h: on a lower node its promotion, on
+	 * an upper node its demotion and the room scheme)
+	 */
+	struct mmt_scheme_seen cls[MMT_MAX_CLASSES][2];
 };
 
 /*
@@ -89,6 +94,11 @@ struct mmt_scheme_own {
 /* The kdamond's own: no other thread writes these. */
 struct mmt_kdamond_own {
 	struct mmt_scheme_own sch[MMT_NR_SCHEMES];
+	/* a lower node's class promotion: admission, and its bytes applied */
+	struct mmt_scheme_own cls[MMT_MAX_CLASSES];
+	unsigned long cls_applied[MMT_MAX_CLASSES];
+	/* until when a class waits for room on the target (jiffies) */
+	unsigned long cls_wait;
 	/* aggregations since the module last tuned the intervals */
 	unsigned int tune_aggrs;
 	/*
@@ -107,6 +117,7 @@ struct mmt_commit_slot {
 	struct damon_ctx *src;
 	bool busy;
 	bool bw;
+	int nr_classes;
 	int err;
 	struct completion done;
 };
@@ -126,6 +137,8 @@ struct mmt_node {
 	 * built, switched by the kdamond at a commit; mmt_stat_lock
 	 */
 	bool bw;
+	/* the classes, as bw: their schemes end the context (mmt_ctx.h) */
+	int nr_classes;
 	/* mmt_lock: the node's memory its context was built on */
 	struct mmt_ranges ranges;
 	/* mmt_lock: why the kdamond stopped (one word), NULL while it runs */
@@ -151,6 +164,13 @@ extern spinlock_t mmt_stat_lock;
 extern struct mmt_node **mmt_nodes;
 extern int mmt_nr_nodes;
 extern struct mmt_cfg mmt_running_cfg;
+/*
+ * Per node and class (nid * MMT_MAX_CLASSES + class): until when (jiffies)
+ * the class has young pages waiting on a lower node for room on that upper
+ * node.  Written by the lower nodes' kdamonds, read by the upper node's
+ * (READ_ONCE); lives from a start to the matching stop.
+ */
+extern unsigned long *mmt_class_wait;
 
 /* All with mmt_lock held. */
 int mmt_nodes_alloc(void);

@@ -11,11 +11,17 @@
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
 #include <linux/cache.h>
+#include <linux/cgroup.h>
 #include <linux/kernel.h>
+#include <linux/memcontrol.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/nodemask.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
+#include "mmt_class.h"
+#include "mmt_compat.h"
 #include "mmt_logic.h"
 #include "mmt_params.h"
 
@@ -262,9 +268,176 @@ bool mmt_node_lists_equal(const struct mmt_cfg *a, const struct mmt_cfg *b)
 	       nodes_equal(a->skip_nodes, b->skip_nodes);
 }
 
+/*
+ * Per-cgroup classes (mmt_class.h): "PATH:SHARE_BP[,PATH:SHARE_BP]...",
+ * empty (default) for none.  A write checks the list's form (mmt_class.c)
+ * and that each cgroup exists with a memory controller of its own; an
+ * enable or commit_inputs reads the cgroups' ids anew, so that a cgroup
+ * removed and made again under the same path is found.  The list is read
+ * under mmt_class_mutex: an enable from a memory event reads it without
+ * the parameters' lock.
+ */
+static struct mmt_classes mmt_class_list, mmt_class_running;
+static DEFINE_MUTEX(mmt_class_mutex);
+
+/*
+ * The id DAMON knows cgroup @path by (as under /sys/fs/cgroup).  Return: 0,
+ * -ENOENT (no such cgroup) or -EMEDIUMTYPE (its memory is charged to an
+ * ancestor: the memory controller is not enabled for it).
+ */
+static int mmt_class_cgroup(const char *path, u64 *id)
+{
+	struct cgroup_subsys_state *css;
+	struct cgroup *cgrp;
+	int err = 0;
+
+	*id = 0;
+	cgrp = cgroup_get_from_path(path);
+	if (IS_ERR(cgrp))
+		return -ENOENT;
+	css = cgroup_get_e_css(cgrp, &memory_cgrp_subsys);
+	if (!css || css->cgroup != cgrp)
+		err = -EMEDIUMTYPE;
+	if (css)
+		css_put(css);
+	if (!err)
+		*id = cgroup_id(cgrp);
+	cgroup_put(cgrp);
+	return err;
+}
+
+/* @cls as the parameter reads, into @buf of @size.  Return: its length. */
+static int mmt_classes_print(const struct mmt_classes *cls, char *buf,
+			     size_t size)
+{
+	int i, len = 0;
+
+	for (i = 0; i < cls->nr; i++)
+		len += scnprintf(buf + len, size - len, "%s%s:%lu",
+				 i ? "," : "", cls->path[i], cls->share_bp[i]);
+	return len;
+}
+
+/* Why @cls cannot be the classes on this machine now, or NULL. */
+static const char *mmt_classes_here(const struct mmt_classes *cls, int *bad)
+{
+	int i, err;
+	u64 id;
+
+	for (i = 0; i < cls->nr; i++) {
+		*bad = i;
+		err = mmt_class_cgroup(cls->path[i], &id);
+		if (err == -ENOENT)
+			return "no such cgroup";
+		if (err)
+			return "its memory is charged to a parent cgroup: enable the memory controller in the parent's cgroup.subtree_control";
+	}
+	return NULL;
+}
+
+static int mmt_set_classes(const char *val, const struct kernel_param *kp)
+{
+	const char *why = NULL;
+	struct mmt_classes *cls;
+	int bad = -1, err = 0;
+	char *kept;
+
+	cls = kzalloc_obj(*cls);
+	kept = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!cls || !kept) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (mmt_classes_parse(val, cls, &why))
+		err = -EINVAL;
+	else if (cls->nr && !MMT_CLASSES)
+		why = "this kernel's DAMON has no node_memcg_used_bp quota goals (Linux 6.19)";
+	else
+		why = mmt_classes_here(cls, &bad);
+	if (why && !err)
+		err = cls->nr && !MMT_CLASSES ? -EOPNOTSUPP : -EINVAL;
+	mutex_lock(&mmt_class_mutex);
+	if (err) {
+		mmt_classes_print(&mmt_class_list, kept, PAGE_SIZE);
+		pr_warn("classes: invalid value '%.*s': %s%s%s; kept '%s'\n",
+			mmt_len(val), val, bad >= 0 ? cls->path[bad] : "",
+			bad >= 0 ? ": " : "", why, kept);
+	} else {
+		mmt_class_list = *cls;
+	}
+	mutex_unlock(&mmt_class_mutex);
+out:
+	kfree(kept);
+	kfree(cls);
+	return err;
+}
+
+static int mmt_get_classes(char *buf, const struct kernel_param *kp)
+{
+	int len;
+
+	mutex_lock(&mmt_class_mutex);
+	len = mmt_classes_print(&mmt_class_list, buf, PAGE_SIZE - 1);
+	mutex_unlock(&mmt_class_mutex);
+	buf[len++] = '\n';
+	return len;
+}
+
+static const struct kernel_param_ops mmt_classes_ops = {
+	.set = mmt_set_classes,
+	.get = mmt_get_classes,
+};
+
+module_param_cb(classes, &mmt_classes_ops, NULL, 0600);
+MODULE_PARM_DESC(classes,
+	"Per-cgroup classes: PATH:SHARE_BP,... of an upper node's memory (default none)");
+
+/*
+ * Whether @cfg's classes can apply (capacity mode only), saying so for
+ * @who (enable, commit_inputs; NULL: silent); classes whose cgroup is gone
+ * are named, and idle.  Return: 0 or -EINVAL.
+ */
+int mmt_check_classes(const struct mmt_cfg *cfg, const char *who)
+{
+	int i;
+
+	if (cfg->nr_classes && cfg->bandwidth) {
+		if (who)
+			pr_warn("%s: classes work in capacity mode: refused; set classes to nothing or mode to capacity\n",
+				who);
+		return -EINVAL;
+	}
+	mutex_lock(&mmt_class_mutex);
+	for (i = 0; who && i < cfg->nr_classes; i++)
+		if (!cfg->class_id[i])
+			pr_warn("%s: class %s: no such cgroup (or no memory controller of its own) now: idle until a commit finds it\n",
+				who, mmt_class_list.path[i]);
+	mutex_unlock(&mmt_class_mutex);
+	return 0;
+}
+
+/* The classes just read by mmt_inputs() now run (enable, commit_inputs). */
+void mmt_classes_applied(void)
+{
+	mutex_lock(&mmt_class_mutex);
+	mmt_class_running = mmt_class_list;
+	mutex_unlock(&mmt_class_mutex);
+}
+
+/*
+ * Running class @i's path, for the status (the running list changes only
+ * under the engine's lock, which the status holds).
+ */
+const char *mmt_class_path(int i)
+{
+	return mmt_class_running.path[i];
+}
+
 /* The input parameters as they are now. */
 void mmt_inputs(struct mmt_cfg *cfg)
 {
+	int i;
+
 	cfg->promote_target_used_bp = promote_target_used_bp;
 	cfg->demote_target_free_bp = demote_target_free_bp;
 	cfg->quota_mb_per_s = quota_mb_per_s;
@@ -275,5 +448,12 @@ void mmt_inputs(struct mmt_cfg *cfg)
 	cfg->upper_nodes = upper_nodes;
 	cfg->lower_nodes = lower_nodes;
 	cfg->skip_nodes = skip_nodes;
+	mutex_lock(&mmt_class_mutex);
+	cfg->nr_classes = mmt_class_list.nr;
+	for (i = 0; i < cfg->nr_classes; i++) {
+		mmt_class_cgroup(mmt_class_list.path[i], &cfg->class_id[i]);
+		cfg->class_share_bp[i] = mmt_class_list.share_bp[i];
+	}
+	mutex_unlock(&mmt_class_mutex);
 }
 

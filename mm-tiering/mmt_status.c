@@ -122,12 +122,56 @@ MMT_OUTPUT(nr_demoted_regions, MMT_OUT_NR_DEMOTED,
 MMT_OUTPUT(nr_quota_exceeds, MMT_OUT_QT_EXCEEDS,
 	   "nid:times each node's schemes hit their quota since enable");
 
+/*
+ * Each class (mmt_class.h): its share and whether its cgroup was found; on
+ * each lower node, what its promotion moved and the class's used memory of
+ * the target against its goal; on each upper node, its used memory there,
+ * what its demotion and the room scheme moved, and whether the room scheme
+ * is on.  mmt_lock held.
+ */
+static void mmt_status_classes(struct seq_buf *sb)
+{
+	const struct mmt_cfg *cfg = &mmt_running_cfg;
+	int c, i;
+
+	for (c = 0; c < cfg->nr_classes; c++) {
+		const char *path = mmt_class_path(c);
+
+		seq_buf_printf(sb, "class=%s share_bp=%lu state=%s\n", path,
+			       cfg->class_share_bp[c],
+			       cfg->class_id[c] ? "active" : "idle");
+		for (i = 0; i < mmt_nr_nodes; i++) {
+			struct mmt_node *n = mmt_nodes[i];
+			const struct mmt_scheme_seen *a, *b;
+
+			spin_lock(&mmt_stat_lock);
+			a = &n->seen.cls[c][0];
+			b = &n->seen.cls[c][1];
+			if (n->bw || c >= n->nr_classes)
+				;
+			else if (n->tier == MMT_TIER_LOWER)
+				seq_buf_printf(sb, "class=%s node=%d target=%d promoted=%llu target_used_bp=%lu goal_bp=%lu\n",
+					       path, n->nid, n->target,
+					       (u64)a->stat.sz_applied,
+					       a->goal_current, a->goal_target);
+			else
+				seq_buf_printf(sb, "class=%s node=%d used_bp=%lu demoted=%llu room_demoted=%llu room=%s\n",
+					       path, n->nid, MMT_BP_MAX -
+					       min(a->goal_current, MMT_BP_MAX),
+					       (u64)a->stat.sz_applied,
+					       (u64)b->stat.sz_applied,
+					       b->goal_current ? "off" : "on");
+			spin_unlock(&mmt_stat_lock);
+		}
+	}
+}
+
 /* The whole status: running configuration, nodes, pairs; mmt_lock held. */
 static void mmt_status_write(struct seq_buf *sb)
 {
 	int i;
 
-	seq_buf_printf(sb, "running=%d used_bp=%lu free_bp=%lu quota=%lu controller=%d period_ms=%lu mode=%s upper_share_bp=%lu upper_nodes=%*pbl lower_nodes=%*pbl skip_nodes=%*pbl\n",
+	seq_buf_printf(sb, "running=%d used_bp=%lu free_bp=%lu quota=%lu controller=%d period_ms=%lu mode=%s upper_share_bp=%lu upper_nodes=%*pbl lower_nodes=%*pbl skip_nodes=%*pbl classes=%d\n",
 		       mmt_running(), mmt_running_cfg.promote_target_used_bp,
 		       mmt_running_cfg.demote_target_free_bp,
 		       mmt_running_cfg.quota_mb_per_s,
@@ -136,14 +180,16 @@ static void mmt_status_write(struct seq_buf *sb)
 		       mmt_running_cfg.upper_share_bp,
 		       nodemask_pr_args(&mmt_running_cfg.upper_nodes),
 		       nodemask_pr_args(&mmt_running_cfg.lower_nodes),
-		       nodemask_pr_args(&mmt_running_cfg.skip_nodes));
+		       nodemask_pr_args(&mmt_running_cfg.skip_nodes),
+		       mmt_running_cfg.nr_classes);
 	/* who does what on this kernel: DAMON itself or the module */
-	seq_buf_printf(sb, "kernel hook=%s node_goals=%s eligible_goal=%s goal_tuner=%s intervals=%s prime=%s\n",
+	seq_buf_printf(sb, "kernel hook=%s node_goals=%s eligible_goal=%s goal_tuner=%s intervals=%s prime=%s classes=%s\n",
 		       MMT_HOOK_NAME, MMT_FEED_NODE_MEM ? "module" : "damon",
 		       MMT_FEED_ELIGIBLE ? "module" : "damon",
 		       MMT_EMULATE_TEMPORAL ? "module" : "damon",
 		       MMT_TUNE_INTERVALS ? "module" : "damon",
-		       MMT_PRIME ? "walk" : "first_window");
+		       MMT_PRIME ? "walk" : "first_window",
+		       MMT_CLASSES ? "damon" : "none");
 	for (i = 0; i < mmt_nr_nodes; i++) {
 		struct mmt_node *n = mmt_nodes[i];
 		unsigned long score;
@@ -173,6 +219,7 @@ static void mmt_status_write(struct seq_buf *sb)
 				       (u64)n->seen.sch[1].stat.sz_applied);
 		spin_unlock(&mmt_stat_lock);
 	}
+	mmt_status_classes(sb);
 	mmt_loop_show(sb);
 }
 
