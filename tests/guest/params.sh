@@ -5,7 +5,7 @@
 # bad values on the modprobe line fail the load without starting anything;
 # a good commit_inputs takes effect online; rmmod while enabled is clean.
 . /mmt/lib.sh
-plan 16
+plan 17
 quiet_neighbours
 
 # bad values on the modprobe line: clean refusal, nothing started
@@ -168,7 +168,7 @@ sleep 1
 [ $rc -eq 0 ] && [ "$(status_field 0 tier)" = lower ] && [ "$(status_field 0 target)" = 1 ] &&
 	[ "$(status_field 1 tier)" = upper ] && [ "$(status_field 1 target)" = 0 ] &&
 	[ "$(kdamonds | wc -l)" = 2 ] && [ "$(cat $P/enabled)" = Y ] &&
-	head -1 $P/status | grep -q 'upper_nodes=1 lower_nodes=0 skip_nodes= *$'
+	head -1 $P/status | grep -qE 'upper_nodes=1 lower_nodes=0 skip_nodes=( |$)'
 check node_lists_apply_online $? "upper_nodes=1 lower_nodes=0: rc=$rc; node0 $(status_field 0 tier) to $(status_field 0 target), node1 $(status_field 1 tier) to $(status_field 1 target); kdamonds $pids -> $(cat $P/kdamond_pids)"
 
 pids=$(cat $P/kdamond_pids)
@@ -182,6 +182,29 @@ echo > $P/skip_nodes && echo Y > $P/commit_inputs &&
 	[ "$(status_field 0 tier)" = upper ] && [ "$(status_field 1 tier)" = lower ] &&
 	[ "$(kdamonds | wc -l)" = 2 ] && [ $rc2 -eq 0 ]
 check node_lists_no_lower_refused $? "skip_nodes=1: commit rc=$rc, kdamonds $pids -> $(cat $P/kdamond_pids); empty lists: node0 $(status_field 0 tier), node1 $(status_field 1 tier)"
+
+# classes: where DAMON has memcg goals, a class commits, and bandwidth mode
+# with classes is refused; elsewhere (6.12) the list is refused, naming the
+# missing feature, and an empty one is accepted
+mount -t cgroup2 none /sys/fs/cgroup && echo +memory > /sys/fs/cgroup/cgroup.subtree_control &&
+	mkdir /sys/fs/cgroup/t
+pids=$(cat $P/kdamond_pids)
+kc=$(status_kv "kernel " classes)
+case $kc in
+damon)
+	echo /t:1000 > $P/classes && echo Y > $P/commit_inputs &&
+		grep -q '^class=/t share_bp=1000 state=active' $P/status &&
+		echo bandwidth > $P/mode && ! echo Y > $P/commit_inputs 2>/dev/null &&
+		dmesg | grep -q 'commit_inputs: classes work in capacity mode: refused' &&
+		echo capacity > $P/mode && echo > $P/classes && echo Y > $P/commit_inputs &&
+		! grep -q '^class=' $P/status && [ "$(cat $P/kdamond_pids)" = "$pids" ] ;;
+none)
+	! echo /t:1000 > $P/classes 2>/dev/null && [ -z "$(cat $P/classes)" ] &&
+		dmesg | grep -q "classes: invalid value '/t:1000': this kernel's DAMON has no node_memcg_used_bp quota goals" &&
+		echo > $P/classes ;;
+*) false ;;
+esac
+check classes_by_kernel $? "kernel classes=$kc: $(dmesg | grep -E 'classes' | tail -1 | cut -c1-120); kdamonds $pids -> $(cat $P/kdamond_pids)"
 
 rmmod mm_tiering && [ -z "$(kdamonds)" ] && dmesg_clean > /dev/null
 check rmmod_while_enabled $? "rmmod while enabled: kdamonds left: $(kdamonds | wc -l)"
