@@ -19,7 +19,9 @@
 #error "mmt_config.h is missing: build with the top Makefile (make KDIR=...), which runs the compile probes"
 #endif
 
+#include <linux/cgroup.h>
 #include <linux/damon.h>
+#include <linux/memcontrol.h>
 #include <linux/slab.h>
 
 /*
@@ -239,12 +241,40 @@ static inline void mmt_goal_set_nid(struct damos_quota_goal *g, int nid)
  * Per-cgroup classes (mmt_class.h) need DAMON's quota goals on a cgroup's
  * memory of a node (DAMOS_QUOTA_NODE_MEMCG_{USED,FREE}_BP, Linux 6.19) and
  * memcg filters naming a cgroup by its id (cgroup_id(), as mem_cgroup_id()
- * gives it there).  Without them (6.12) the classes parameter is refused
- * with the feature named: the module keeps no per-memcg accounting of its
- * own.
+ * gives it there), and memory cgroups.  Without them (6.12, or a kernel
+ * without CONFIG_MEMCG) the classes parameter is refused with what is
+ * missing (MMT_CLASSES_MISSING): the module keeps no per-memcg accounting
+ * of its own.
  */
-#ifdef MMT_HAVE_NODE_MEMCG_GOALS
+#if defined(MMT_HAVE_NODE_MEMCG_GOALS) && IS_ENABLED(CONFIG_MEMCG)
 #define MMT_CLASSES		true
+#define MMT_CLASSES_MISSING	""
+/*
+ * The id DAMON knows cgroup @path by (as under /sys/fs/cgroup).  Return: 0,
+ * -ENOENT (no such cgroup) or -EMEDIUMTYPE (its memory is charged to an
+ * ancestor: the memory controller is not enabled for it).
+ */
+static inline int mmt_cgroup_id(const char *path, u64 *id)
+{
+	struct cgroup_subsys_state *css;
+	struct cgroup *cgrp;
+	int err = 0;
+
+	*id = 0;
+	cgrp = cgroup_get_from_path(path);
+	if (IS_ERR(cgrp))
+		return -ENOENT;
+	css = cgroup_get_e_css(cgrp, &memory_cgrp_subsys);
+	if (!css || css->cgroup != cgrp)
+		err = -EMEDIUMTYPE;
+	if (css)
+		css_put(css);
+	if (!err)
+		*id = cgroup_id(cgrp);
+	cgroup_put(cgrp);
+	return err;
+}
+
 static inline void mmt_goal_set_memcg(struct damos_quota_goal *g, bool used,
 				      int nid, u64 id)
 {
@@ -260,6 +290,17 @@ static inline void mmt_filter_set_memcg(struct damos_filter *f, u64 id)
 }
 #else
 #define MMT_CLASSES		false
+#ifdef MMT_HAVE_NODE_MEMCG_GOALS
+#define MMT_CLASSES_MISSING	"this kernel has no memory cgroups (CONFIG_MEMCG)"
+#else
+#define MMT_CLASSES_MISSING	"this kernel's DAMON has no node_memcg_used_bp quota goals (Linux 6.19)"
+#endif
+static inline int mmt_cgroup_id(const char *path, u64 *id)
+{
+	*id = 0;
+	return -EOPNOTSUPP;
+}
+
 static inline void mmt_goal_set_memcg(struct damos_quota_goal *g, bool used,
 				      int nid, u64 id)
 {

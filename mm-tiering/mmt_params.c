@@ -11,9 +11,7 @@
 #define pr_fmt(fmt) "mm_tiering: " fmt
 
 #include <linux/cache.h>
-#include <linux/cgroup.h>
 #include <linux/kernel.h>
-#include <linux/memcontrol.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
@@ -280,32 +278,6 @@ bool mmt_node_lists_equal(const struct mmt_cfg *a, const struct mmt_cfg *b)
 static struct mmt_classes mmt_class_list, mmt_class_running;
 static DEFINE_MUTEX(mmt_class_mutex);
 
-/*
- * The id DAMON knows cgroup @path by (as under /sys/fs/cgroup).  Return: 0,
- * -ENOENT (no such cgroup) or -EMEDIUMTYPE (its memory is charged to an
- * ancestor: the memory controller is not enabled for it).
- */
-static int mmt_class_cgroup(const char *path, u64 *id)
-{
-	struct cgroup_subsys_state *css;
-	struct cgroup *cgrp;
-	int err = 0;
-
-	*id = 0;
-	cgrp = cgroup_get_from_path(path);
-	if (IS_ERR(cgrp))
-		return -ENOENT;
-	css = cgroup_get_e_css(cgrp, &memory_cgrp_subsys);
-	if (!css || css->cgroup != cgrp)
-		err = -EMEDIUMTYPE;
-	if (css)
-		css_put(css);
-	if (!err)
-		*id = cgroup_id(cgrp);
-	cgroup_put(cgrp);
-	return err;
-}
-
 /* @cls as the parameter reads, into @buf of @size.  Return: its length. */
 static int mmt_classes_print(const struct mmt_classes *cls, char *buf,
 			     size_t size)
@@ -326,7 +298,7 @@ static const char *mmt_classes_here(const struct mmt_classes *cls, int *bad)
 
 	for (i = 0; i < cls->nr; i++) {
 		*bad = i;
-		err = mmt_class_cgroup(cls->path[i], &id);
+		err = mmt_cgroup_id(cls->path[i], &id);
 		if (err == -ENOENT)
 			return "no such cgroup";
 		if (err)
@@ -351,7 +323,7 @@ static int mmt_set_classes(const char *val, const struct kernel_param *kp)
 	if (mmt_classes_parse(val, cls, &why))
 		err = -EINVAL;
 	else if (cls->nr && !MMT_CLASSES)
-		why = "this kernel's DAMON has no node_memcg_used_bp quota goals (Linux 6.19)";
+		why = MMT_CLASSES_MISSING;
 	else
 		why = mmt_classes_here(cls, &bad);
 	if (why && !err)
@@ -451,7 +423,7 @@ void mmt_inputs(struct mmt_cfg *cfg)
 	mutex_lock(&mmt_class_mutex);
 	cfg->nr_classes = mmt_class_list.nr;
 	for (i = 0; i < cfg->nr_classes; i++) {
-		mmt_class_cgroup(mmt_class_list.path[i], &cfg->class_id[i]);
+		mmt_cgroup_id(mmt_class_list.path[i], &cfg->class_id[i]);
 		cfg->class_share_bp[i] = mmt_class_list.share_bp[i];
 	}
 	mutex_unlock(&mmt_class_mutex);
