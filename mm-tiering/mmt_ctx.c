@@ -362,6 +362,16 @@ int mmt_node_goals(int nid, const struct mmt_cfg *cfg, struct mmt_goals *goals)
 				   pages.high, goals);
 }
 
+/* Every region, whatever its size, accesses and age. */
+static const struct damos_access_pattern mmt_any_pattern = {
+	.min_sz_region = PAGE_SIZE,
+	.max_sz_region = ULONG_MAX,
+	.min_nr_accesses = 0,
+	.max_nr_accesses = UINT_MAX,
+	.min_age_region = 0,
+	.max_age_region = UINT_MAX,
+};
+
 /*
  * The priming walk: a page that nobody has checked since it was last
  * touched counts as young (its idle flag is clear), and after a load most
@@ -377,14 +387,7 @@ int mmt_node_goals(int nid, const struct mmt_cfg *cfg, struct mmt_goals *goals)
  */
 static struct damos *mmt_prime_scheme(void)
 {
-	struct damos_access_pattern pattern = {
-		.min_sz_region = PAGE_SIZE,
-		.max_sz_region = ULONG_MAX,
-		.min_nr_accesses = 0,
-		.max_nr_accesses = UINT_MAX,
-		.min_age_region = 0,
-		.max_age_region = UINT_MAX,
-	};
+	struct damos_access_pattern pattern = mmt_any_pattern;
 	struct damos_quota quota = {
 		.reset_interval = MMT_QUOTA_INTERVAL_MS,
 		.sz = MMT_PRIME_MB_PER_INTERVAL * SZ_1M,
@@ -460,14 +463,7 @@ static int mmt_add_memcg_goal(struct damos *s, bool used, int nid, u64 id,
  */
 static struct damos *mmt_room_scheme(const struct mmt_cfg *cfg)
 {
-	struct damos_access_pattern pattern = {
-		.min_sz_region = PAGE_SIZE,
-		.max_sz_region = ULONG_MAX,
-		.min_nr_accesses = 0,
-		.max_nr_accesses = UINT_MAX,
-		.min_age_region = 0,
-		.max_age_region = UINT_MAX,
-	};
+	struct damos_access_pattern pattern = mmt_any_pattern;
 	struct damos_quota quota = {
 		.reset_interval = MMT_QUOTA_INTERVAL_MS,
 		.sz = mmt_quota_bytes(cfg->quota_mb_per_s,

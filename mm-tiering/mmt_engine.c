@@ -72,9 +72,8 @@ static int mmt_start(void)
 	int err, nr;
 
 	mmt_inputs(&cfg);
-	err = mmt_check_node_lists(&cfg, "enabled");
-	if (!err)
-		err = mmt_check_classes(&cfg, "enabled");
+	err = mmt_check_node_lists(&cfg, "enabled") ?:
+	      mmt_check_classes(&cfg, "enabled");
 	if (err)
 		return err;
 	plan = kzalloc_obj(*plan);
