@@ -93,7 +93,9 @@ sleep "$BOUND_S"
 l0=$(hot_pct /tmp/latency-0.log) b0=$(hot_pct /tmp/batch-0.log)
 stop_loads /tmp/latency-0.log /tmp/batch-0.log
 echo N > $P/enabled
-[ "$l0" -lt 90 ] && [ "$b0" -ge 20 ]
+# the claim below is 95 %: without a class latency must not reach it
+# (which hot set gets ahead varies: latency read 53-93 % over six runs)
+[ "$l0" -lt 95 ] && [ "$b0" -ge 20 ]
 check control_shared $? "no class, after ${BOUND_S} s: latency $l0 %, batch $b0 % of their hot sets on node0"
 
 # 2. refused, with the running list kept
