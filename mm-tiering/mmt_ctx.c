@@ -457,11 +457,16 @@ static int mmt_add_memcg_goal(struct damos *s, bool used, int nid, u64 id,
  * The room a class waits for: while class @c holds less than its goal of
  * upper node @nid and has young pages waiting on a lower node
  * (mmt_kdamond.c sets the switch goal), this scheme demotes the node's
- * memory of no class, least accessed first, until the node's free memory
- * is MMT_CLASS_ROOM_BP above the floor promotion keeps.  Pages of any class
- * are rejected.
+ * accessed memory of no class, least accessed first, into @target (the
+ * node's own demotion target) until the node's free memory is
+ * MMT_CLASS_ROOM_BP above the floor promotion keeps.  Pages of any class
+ * are rejected.  Regions read as never accessed are left to the node's own
+ * demotion, which keeps the floor: DAMOS walks a quota's worth of the
+ * coldest regions only, and memory that cannot move (free huge pages,
+ * kernel memory) reads coldest of all, so a walk that included them would
+ * never reach the memory that can make the room.
  */
-static struct damos *mmt_room_scheme(const struct mmt_cfg *cfg)
+static struct damos *mmt_room_scheme(int target, const struct mmt_cfg *cfg)
 {
 	struct damos_access_pattern pattern = mmt_any_pattern;
 	struct damos_quota quota = {
@@ -474,10 +479,12 @@ static struct damos *mmt_room_scheme(const struct mmt_cfg *cfg)
 	};
 	struct damos_watermarks wmarks = { .metric = DAMOS_WMARK_NONE };
 
+	pattern.min_nr_accesses = 1;
 	mmt_quota_set_temporal(&quota);
+	mmt_quota_fail_charge(&quota, MMT_FAIL_CHARGE_DEMOTE);
 	return mmt_call(damon_new_scheme)(&pattern, DAMOS_MIGRATE_COLD,
 			MMT_QUOTA_INTERVAL_MS * USEC_PER_MSEC, &quota, &wmarks,
-			NUMA_NO_NODE);
+			target);
 }
 
 /*
@@ -560,7 +567,7 @@ static int mmt_capacity_alloc(bool promote, int target,
 		nr++;
 	*base = nr;
 	for (i = 0; i < cfg->nr_classes * per; i++) {
-		s[nr] = i % per ? mmt_room_scheme(cfg) :
+		s[nr] = i % per ? mmt_room_scheme(target, cfg) :
 			mmt_migrator(promote, target, cfg);
 		if (!s[nr])
 			break;
