@@ -454,40 +454,6 @@ static int mmt_add_memcg_goal(struct damos *s, bool used, int nid, u64 id,
 }
 
 /*
- * The room a class waits for: while class @c holds less than its goal of
- * upper node @nid and has young pages waiting on a lower node
- * (mmt_kdamond.c sets the switch goal), this scheme demotes the node's
- * accessed memory of no class, least accessed first, into @target (the
- * node's own demotion target) until the node's free memory is
- * MMT_CLASS_ROOM_BP above the floor promotion keeps.  Pages of any class
- * are rejected.  Regions read as never accessed are left to the node's own
- * demotion, which keeps the floor: DAMOS walks a quota's worth of the
- * coldest regions only, and memory that cannot move (free huge pages,
- * kernel memory) reads coldest of all, so a walk that included them would
- * never reach the memory that can make the room.
- */
-static struct damos *mmt_room_scheme(int target, const struct mmt_cfg *cfg)
-{
-	struct damos_access_pattern pattern = mmt_any_pattern;
-	struct damos_quota quota = {
-		.reset_interval = MMT_QUOTA_INTERVAL_MS,
-		.sz = mmt_quota_bytes(cfg->quota_mb_per_s,
-				      MMT_QUOTA_INTERVAL_MS),
-		.weight_sz = 0,
-		.weight_nr_accesses = 100,
-		.weight_age = 100,
-	};
-	struct damos_watermarks wmarks = { .metric = DAMOS_WMARK_NONE };
-
-	pattern.min_nr_accesses = 1;
-	mmt_quota_set_temporal(&quota);
-	mmt_quota_fail_charge(&quota, MMT_FAIL_CHARGE_DEMOTE);
-	return mmt_call(damon_new_scheme)(&pattern, DAMOS_MIGRATE_COLD,
-			MMT_QUOTA_INTERVAL_MS * USEC_PER_MSEC, &quota, &wmarks,
-			target);
-}
-
-/*
  * Class @i's schemes of @nid's context (mmt_ctx.h), owned
  * by the context: on a lower node one that promotes the class's young
  * pages into @target while the class holds less than @goal_bp of it,
@@ -544,6 +510,31 @@ static struct damos *mmt_migrator(bool promote, int target,
 		mmt_quota_fail_charge(&s->quota, promote ?
 				      MMT_FAIL_CHARGE_PROMOTE :
 				      MMT_FAIL_CHARGE_DEMOTE);
+	return s;
+}
+
+/*
+ * The room a class waits for: while class @c holds less than its goal of
+ * upper node @nid and has young pages waiting on a lower node
+ * (mmt_kdamond.c sets the switch goal), this scheme demotes the node's
+ * accessed memory of no class, least accessed first, into @target (the
+ * node's own demotion target) until the node's free memory is
+ * MMT_CLASS_ROOM_BP above the floor promotion keeps.  Pages of any class
+ * are rejected.  Regions read as never accessed are left to the node's own
+ * demotion, which keeps the floor: DAMOS walks a quota's worth of the
+ * coldest regions only, and memory that cannot move (free huge pages,
+ * kernel memory) reads coldest of all, so a walk that included them would
+ * never reach the memory that can make the room.  Otherwise the node's
+ * own demotion: its budget, its charge for what does not move.
+ */
+static struct damos *mmt_room_scheme(int target, const struct mmt_cfg *cfg)
+{
+	struct damos *s = mmt_migrator(false, target, cfg);
+
+	if (s) {
+		s->pattern.min_nr_accesses = 1;
+		s->pattern.max_nr_accesses = UINT_MAX;
+	}
 	return s;
 }
 
